@@ -1,0 +1,22 @@
+/* cells — binning of disks into the local cell grid, sorted by global id within a cell. */
+#pragma once
+#include <throng/domain.h>
+#include <throng/particles.h>
+
+typedef struct {
+  PetscInt *beg, *end; /* per local cell: the disks in it are [beg, end)                 */
+  PetscInt *key;       /* scratch: local cell of each disk                               */
+  PetscInt *perm;      /* scratch: gather permutation                                    */
+  PetscInt *count;     /* scratch: per cell                                              */
+  PetscInt  cap;
+  PetscInt64 candidates; /* candidate pairs of the current binning (diagnostic, work)     */
+} Cells;
+
+PetscErrorCode CellsCreate(const Domain *d, Cells *c);
+PetscErrorCode CellsDestroy(Cells *c);
+/* Sort owned disks by local cell, then by id; record xb, yb. Not collective. */
+PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c);
+/* Sort the ghosts [n, n+ng) into the ring cells (stable); perm[k] = old ghost index of
+   the ghost now at n + k (ghost indices relative to n). Not collective.                */
+PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt *oldOfNew);
+PetscErrorCode CellsCountCandidates(const Domain *d, Cells *c);

@@ -1,0 +1,51 @@
+/* domain — cells, tiles, their colours, and the block decomposition over ranks. */
+#pragma once
+#include <throng/throng.h>
+
+typedef struct {
+  MPI_Comm    comm;      /* the run's communicator                                     */
+  MPI_Comm    nbr;       /* distributed-graph communicator of the 8-neighbourhood      */
+  PetscMPIInt rank, size;
+  PetscMPIInt p[2];      /* ranks along x and y                                       */
+  PetscMPIInt q[2];      /* this rank's block coordinates                             */
+  PetscReal   lo[2], hi[2]; /* the decomposed box                                      */
+  PetscReal   w[2];      /* cell widths                                               */
+  PetscReal   winv[2];
+  PetscInt    nc[2];     /* global number of cells                                    */
+  PetscInt    tile;      /* tile edge in cells                                        */
+  PetscInt    nt[2];     /* global number of tiles                                    */
+  PetscInt    t0[2], t1[2]; /* owned tiles [t0, t1)                                    */
+  PetscInt    c0[2], c1[2]; /* owned cells [c0, c1)                                    */
+  PetscInt    ln[2];     /* local grid = owned cells + a ring of one ghost cell        */
+  PetscInt    ncell;     /* ln[0] * ln[1]                                             */
+  PetscMPIInt nnbr;      /* neighbours that exist (<= 8)                              */
+  PetscMPIInt nbrRank[8];
+  PetscInt    nbrDir[8][2]; /* direction (dx, dy) in {-1,0,1}^2 of each neighbour      */
+} Domain;
+
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, Domain *d);
+PetscErrorCode DomainDestroy(Domain *d);
+
+/* Global cell of a point; points outside the box are clamped to the boundary cells
+   (clamping never separates two points that are in neighbouring cells).               */
+static inline void DomainCellOf(const Domain *d, PetscReal x, PetscReal y, PetscInt *cx, PetscInt *cy)
+{
+  PetscReal fx = (x - d->lo[0]) * d->winv[0], fy = (y - d->lo[1]) * d->winv[1];
+  PetscInt  ix = fx < 0 ? 0 : (fx >= (PetscReal)d->nc[0] ? d->nc[0] - 1 : (PetscInt)fx);
+  PetscInt  iy = fy < 0 ? 0 : (fy >= (PetscReal)d->nc[1] ? d->nc[1] - 1 : (PetscInt)fy);
+  *cx = ix;
+  *cy = iy;
+}
+
+/* Block coordinate along axis a of the rank that owns global tile t. */
+PetscMPIInt DomainBlockOfTile(const Domain *d, int a, PetscInt t);
+/* Rank that owns a global cell. */
+PetscMPIInt DomainOwnerOfCell(const Domain *d, PetscInt cx, PetscInt cy);
+/* Local cell index (ring included) of a global cell within one cell of the block.  */
+static inline PetscInt DomainLocalCell(const Domain *d, PetscInt cx, PetscInt cy)
+{
+  return (cy - d->c0[1] + 1) * d->ln[0] + (cx - d->c0[0] + 1);
+}
+/* Colour of a global tile: tiles of one colour have disjoint sweep footprints. */
+static inline int DomainTileColour(PetscInt tx, PetscInt ty) { return (int)(tx & 1) + 2 * (int)(ty & 1); }
+#define THRONG_NCOLOURS 4

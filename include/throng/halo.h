@@ -1,0 +1,29 @@
+/* halo — ghost copies of the disks in the one-cell ring around a rank's block. */
+#pragma once
+#include <throng/domain.h>
+#include <throng/particles.h>
+#include <throng/cells.h>
+
+typedef struct {
+  PetscMPIInt *scount, *sdispl, *rcount, *rdispl; /* per neighbour, in entries        */
+  PetscInt    *sendIdx;  /* owned disk of each sent entry                               */
+  PetscInt    *recvIdx;  /* disk index (>= n) of each received entry                    */
+  PetscInt     nsend, nrecv, capSend, capRecv, capBuf;
+  PetscReal   *sbuf, *rbuf; /* 2 reals per entry                                        */
+  PetscReal   *ref;      /* ghost positions as last received (2 per received entry)     */
+  ParticleRec *srec, *rrec;
+  PetscInt    *perm;
+  PetscInt64   bytes;    /* bytes sent so far (diagnostic)                              */
+} Halo;
+
+PetscErrorCode HaloCreate(const Domain *d, Halo *h);
+PetscErrorCode HaloDestroy(Halo *h);
+/* Create ghosts from the current binning: collective on d->nbr. */
+PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h);
+/* Owners -> ghosts: copy positions of owned disks onto their ghosts. Collective. */
+PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h);
+/* The ghosts were changed identically to their owners (the prediction): make the current
+   ghost positions the reference that HaloReverse compares against. Not collective. */
+PetscErrorCode HaloResetReference(Particles *p, Halo *h);
+/* Ghosts -> owners: a ghost moved by this rank's sweep overwrites its owner. Collective. */
+PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h);

@@ -1,0 +1,52 @@
+/* options — every run-time parameter of a run, read in one place (ProcessOptions). */
+#pragma once
+#include <throng/throng.h>
+
+#define THRONG_MAX_HALFPLANES 16
+
+typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM } InitKind;
+typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
+
+typedef struct {
+  /* particles */
+  PetscInt64 n;          /* -n: number of disks                                        */
+  PetscReal  radius;     /* -radius: mean disk radius                                  */
+  PetscReal  poly;       /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
+  /* time stepping */
+  PetscReal  dt;         /* -dt: time step h                                           */
+  PetscInt   steps;      /* -steps                                                     */
+  PetscInt64 seed;       /* -seed: key of every random stream                          */
+  /* domain, cells, walls */
+  PetscReal  box[4];     /* -box x0,y0,x1,y1: decomposed region                        */
+  PetscBool  wallBox;    /* -wall_box: the box edges are walls                         */
+  PetscInt   nhalf;      /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
+  PetscReal  half[3 * THRONG_MAX_HALFPLANES];
+  PetscReal  skin;       /* -skin: cell edge = 2 r_max + skin                          */
+  PetscReal  rebin;      /* -rebin_fraction: rebin when a prediction has moved a disk  */
+                         /*   more than this fraction of the skin since the last binning */
+  PetscInt   tile;       /* -tile: tile edge in cells (>= 2)                           */
+  /* driver f */
+  PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
+  PetscReal  center[2];  /* -attract_center cx,cy                                      */
+  PetscReal  gravity[2]; /* -gravity gx,gy: constant field                             */
+  /* initial condition */
+  InitKind      init;       /* -init lattice|jitter|uniform                           */
+  PetscReal     region[4];  /* -init_region x0,y0,x1,y1 (default: the box)            */
+  PetscReal     phi;        /* -init_phi: packing fraction of the lattice              */
+  OverlapPolicy overlap;    /* -init_overlap error|project                             */
+  PetscReal     overlapTol; /* -init_overlap_tol: relative to 2 r_max                  */
+  PetscInt      overlapMaxSweeps; /* -init_overlap_max_sweeps                          */
+  /* output */
+  PetscInt   progress;   /* -progress K: a progress line every K steps (0: 10 lines)   */
+  PetscBool  map;        /* -map: print an ASCII density map of the final state        */
+  PetscBool  checkConservation; /* -check_conservation: verify ids after migrations    */
+  PetscBool  quiet;      /* -quiet: only the final summary                             */
+} Params;
+
+PetscErrorCode ParamsSetDefaults(Params *p);
+PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);
+PetscErrorCode CheckUnusedOptions(MPI_Comm comm);
+/* Before PetscInitialize(): take -options_file_yaml FILE out of argv (see options.c). */
+void           TakeConfigFile(int *argc, char ***argv);
+PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv);
+PetscErrorCode ParamsView(MPI_Comm comm, const Params *p);

@@ -1,0 +1,53 @@
+/* project — orthogonal projections onto single constraint sets S_j.
+ *
+ * PBD (seed 000, eq. 6) needs, for every constraint g_j(q) >= 0, the orthogonal
+ * projection P_{S_j} in the Euclidean norm of the whole state space.  For the
+ * constraints of throng these are explicit:
+ *   - pair  |q_i - q_j| >= s  (s = r_i + r_j): if violated, move both centres apart along
+ *     the line of centres by half the overlap each; the centre of the pair is unchanged.
+ *     Coincident centres have no unique projection; we choose the x axis, the disk with the
+ *     lower id moving to -x, so the choice is the same on every rank.
+ *   - half-plane  n·q_i >= b + r_i  (|n| = 1): move q_i along n by the deficit.
+ *   - outside a ball in R^d  |x - c| >= R: radial push to the sphere (the sliding test of
+ *     seed 000 §4.2, a point in R^3 kept outside two balls).
+ * These are inline: they sit in the innermost loop of the sweep.                          */
+#pragma once
+#include <math.h>
+#include <stdint.h>
+
+/* Returns 1 if the pair was violated (and has been projected). */
+static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, int64_t idj)
+{
+  const double dx = *xj - *xi, dy = *yj - *yi, d2 = dx * dx + dy * dy;
+  if (d2 >= s * s) return 0;
+  if (d2 > 0) {
+    const double d = sqrt(d2), c = 0.5 * (s - d) / d;
+    *xi -= c * dx;
+    *yi -= c * dy;
+    *xj += c * dx;
+    *yj += c * dy;
+  } else {
+    const double h = 0.5 * s;
+    if (idi < idj) { *xi -= h; *xj += h; } else { *xi += h; *xj -= h; }
+  }
+  return 1;
+}
+
+static inline void ProjectHalfPlane(double *x, double *y, double r, const double w[3])
+{
+  const double g = w[0] * *x + w[1] * *y - w[2] - r;
+  if (g < 0) {
+    *x -= g * w[0];
+    *y -= g * w[1];
+  }
+}
+
+/* Keep x (in R^dim) outside the open ball B_R(c). */
+static inline void ProjectOutsideBall(int dim, double *x, const double *c, double R)
+{
+  double d2 = 0;
+  for (int k = 0; k < dim; k++) d2 += (x[k] - c[k]) * (x[k] - c[k]);
+  if (d2 >= R * R || d2 == 0) return;
+  const double f = R / sqrt(d2);
+  for (int k = 0; k < dim; k++) x[k] = c[k] + f * (x[k] - c[k]);
+}

@@ -1,0 +1,55 @@
+/* sim — one simulation: parameters, decomposition, disks, cells, halo, driver, walls. */
+#pragma once
+#include <throng/options.h>
+#include <throng/domain.h>
+#include <throng/particles.h>
+#include <throng/cells.h>
+#include <throng/halo.h>
+#include <throng/migrate.h>
+#include <throng/drivers.h>
+#include <throng/walls.h>
+#include <throng/digest.h>
+
+typedef struct {
+  Params    prm;
+  Domain    dom;
+  Particles P;
+  Cells     cells;
+  Halo      halo;
+  Migrator  mig;
+  Driver    drv;
+  Walls     walls;
+  PetscReal rmax;
+  PetscReal time;
+  PetscInt  step;
+  /* statistics */
+  PetscInt   rebins;
+  PetscInt64 pairChecks;   /* candidate pair evaluations on this rank                  */
+  PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
+  Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
+} Sim;
+
+/* Collective. Sets up everything from prm and creates the initial disks. */
+PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s);
+PetscErrorCode SimDestroy(Sim *s);
+/* Rebin (migrate, bin, rebuild ghosts) from the current positions. Collective. */
+PetscErrorCode SimRebin(Sim *s);
+/* Largest overlap of any pair or wall (absolute length), over all ranks. Collective. */
+PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
+/* Conservation check (no-op unless -check_conservation). Collective. */
+PetscErrorCode SimCheckConservation(Sim *s);
+PetscErrorCode SimRegisterEvents(void);
+
+/* pbd.c */
+/* One PBD step: prediction, then ONE colour-ordered sweep over all constraints. */
+PetscErrorCode PBDStep(Sim *s);
+/* One sweep with no prediction (h = 0). Collective. */
+PetscErrorCode PBDSweep(Sim *s);
+/* Fold the displacement left by the last sweep into s->sweepDisp. Collective. */
+PetscErrorCode PBDFinishDisplacement(Sim *s);
+/* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
+PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);
+
+/* report.c */
+PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBool force);
+PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny);

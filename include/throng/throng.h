@@ -1,0 +1,22 @@
+/* throng — common definitions shared by every module.
+ *
+ * throng simulates N disks in the plane under first-order (overdamped) dynamics with
+ * hard non-overlap constraints,  dq/dt ∈ f(q) − N(S, q),  by position-based dynamics
+ * (PBD): a prediction y = x + h f(x) followed by ONE sweep of projections onto the
+ * single constraints.  See docs/algorithm.md for the method and why the distributed
+ * sweep is a sequential PBD sweep.                                                        */
+#pragma once
+#include <petscsys.h>
+#include <stdint.h>
+
+/* PETSc 3.18 predates PETSC_SUCCESS. */
+#ifndef PETSC_SUCCESS
+  #define PETSC_SUCCESS 0
+#endif
+
+/* Log events, one per phase of a step (registered in SimRegisterEvents). */
+typedef struct {
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init;
+  PetscLogStage setup, run;
+} ThrongEvents;
+extern ThrongEvents THRONG_EV;

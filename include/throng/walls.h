@@ -1,0 +1,12 @@
+/* walls — constraints that involve one disk: half-planes (the box is four of them). */
+#pragma once
+#include <throng/options.h>
+
+typedef struct {
+  PetscInt  n;
+  PetscReal w[3 * (THRONG_MAX_HALFPLANES + 4)]; /* nx, ny, b with |n| = 1 */
+} Walls;
+
+PetscErrorCode WallsSetUp(const Params *prm, Walls *wl);
+/* Largest violation max(0, b + r - n·q) of the walls by one disk. */
+PetscReal WallsViolation(const Walls *wl, PetscReal x, PetscReal y, PetscReal r);

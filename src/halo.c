@@ -1,0 +1,225 @@
+/* halo — ghost copies of the disks in the one-cell ring around a rank's block.
+ *
+ * Build (at every rebinning).  For a neighbour in direction (dx, dy) the disks to send
+ * are those of the owned cells that lie in that neighbour's ring: one column (dx = ±1)
+ * or all columns (dx = 0), times one row or all rows.  They are sent cell by cell in
+ * row-major order, id order inside a cell, as full records (x, y, r, id); the receiver
+ * appends them after its owned disks and bins them into its ring cells.  The send list
+ * (owned index of every sent entry) and the receive list (ghost index of every received
+ * entry) are kept: later exchanges move positions only, addressed by these lists.
+ *
+ * Forward (owners -> ghosts) copies the owners' positions onto the ghosts and remembers
+ * what it wrote (ref).
+ *
+ * Reverse (ghosts -> owners).  A tile's sweep may move disks of the ring cells, which
+ * belong to a neighbour.  Within one colour each disk is touched by at most one tile
+ * (footprints of one colour are disjoint), so at most one rank changed any given disk:
+ * each rank returns, for every ghost, either its new position or a NaN marker when the
+ * ghost is bit-for-bit what the last forward exchange wrote, and the owner overwrites
+ * its disk with the one non-marker value it may receive.  Overwriting — never adding a
+ * displacement — keeps the result bitwise equal to a sequential sweep.
+ *
+ * Every exchange is one MPI_Neighbor_alltoallv on the 8-neighbour graph communicator;
+ * the counts of the position exchanges are those of the build, so only the build needs
+ * an MPI_Neighbor_alltoall of counts.                                                    */
+#include <throng/halo.h>
+#include <string.h>
+#include <math.h>
+
+static MPI_Datatype RecType(void)
+{
+  static MPI_Datatype t = MPI_DATATYPE_NULL;
+  if (t == MPI_DATATYPE_NULL) {
+    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+  }
+  return t;
+}
+
+static MPI_Datatype PairType(void)
+{
+  static MPI_Datatype t = MPI_DATATYPE_NULL;
+  if (t == MPI_DATATYPE_NULL) {
+    MPI_Type_contiguous(2, MPIU_REAL, &t);
+    MPI_Type_commit(&t);
+  }
+  return t;
+}
+
+PetscErrorCode HaloCreate(const Domain *d, Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  PetscCall(PetscCalloc4(d->nnbr + 1, &h->scount, d->nnbr + 1, &h->sdispl, d->nnbr + 1, &h->rcount, d->nnbr + 1, &h->rdispl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloDestroy(Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree4(h->scount, h->sdispl, h->rcount, h->rdispl));
+  PetscCall(PetscFree(h->sendIdx));
+  PetscCall(PetscFree(h->recvIdx));
+  PetscCall(PetscFree(h->sbuf));
+  PetscCall(PetscFree(h->rbuf));
+  PetscCall(PetscFree(h->ref));
+  PetscCall(PetscFree(h->srec));
+  PetscCall(PetscFree(h->rrec));
+  PetscCall(PetscFree(h->perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReserveLists(Halo *h, PetscInt ns, PetscInt nr)
+{
+  PetscFunctionBeginUser;
+  if (ns > h->capSend) {
+    ns = PetscMax(ns, h->capSend + h->capSend / 2);
+    PetscCall(PetscFree(h->sendIdx));
+    PetscCall(PetscFree(h->srec));
+    PetscCall(PetscMalloc1(ns, &h->sendIdx));
+    PetscCall(PetscMalloc1(ns, &h->srec));
+    h->capSend = ns;
+  }
+  if (nr > h->capRecv) {
+    nr = PetscMax(nr, h->capRecv + h->capRecv / 2);
+    PetscCall(PetscFree(h->recvIdx));
+    PetscCall(PetscFree(h->rrec));
+    PetscCall(PetscFree(h->ref));
+    PetscCall(PetscFree(h->perm));
+    PetscCall(PetscMalloc1(nr, &h->recvIdx));
+    PetscCall(PetscMalloc1(nr, &h->rrec));
+    PetscCall(PetscMalloc1(2 * nr, &h->ref));
+    PetscCall(PetscMalloc1(nr, &h->perm));
+    h->capRecv = nr;
+  }
+  if (2 * PetscMax(h->capSend, h->capRecv) > h->capBuf) {
+    h->capBuf = 2 * PetscMax(h->capSend, h->capRecv);
+    PetscCall(PetscFree(h->sbuf));
+    PetscCall(PetscFree(h->rbuf));
+    PetscCall(PetscMalloc1(h->capBuf, &h->sbuf));
+    PetscCall(PetscMalloc1(h->capBuf, &h->rbuf));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Owned cells [x0,x1) x [y0,y1) (global) that face neighbour direction (dx, dy). */
+static void SendRegion(const Domain *d, const PetscInt dir[2], PetscInt lo[2], PetscInt hi[2])
+{
+  for (int a = 0; a < 2; a++) {
+    lo[a] = dir[a] > 0 ? d->c1[a] - 1 : d->c0[a];
+    hi[a] = dir[a] < 0 ? d->c0[a] + 1 : d->c1[a];
+  }
+}
+
+PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
+{
+  PetscInt ns = 0, nr = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
+  p->ng = 0;
+  /* count, then fill the send lists */
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+    PetscInt lo[2], hi[2], m = 0;
+    SendRegion(d, d->nbrDir[k], lo, hi);
+    for (PetscInt cy = lo[1]; cy < hi[1]; cy++)
+      for (PetscInt cx = lo[0]; cx < hi[0]; cx++) {
+        const PetscInt lc = DomainLocalCell(d, cx, cy);
+        m += c->end[lc] - c->beg[lc];
+      }
+    h->scount[k] = (PetscMPIInt)m;
+    h->sdispl[k] = (PetscMPIInt)ns;
+    ns += m;
+  }
+  PetscCall(ReserveLists(h, ns, 0));
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+    PetscInt lo[2], hi[2], e = h->sdispl[k];
+    SendRegion(d, d->nbrDir[k], lo, hi);
+    for (PetscInt cy = lo[1]; cy < hi[1]; cy++)
+      for (PetscInt cx = lo[0]; cx < hi[0]; cx++) {
+        const PetscInt lc = DomainLocalCell(d, cx, cy);
+        for (PetscInt i = c->beg[lc]; i < c->end[lc]; i++) {
+          h->sendIdx[e] = i;
+          ParticlesGetRec(p, i, &h->srec[e]);
+          e++;
+        }
+      }
+  }
+  h->nsend = ns;
+  PetscCallMPI(MPI_Neighbor_alltoall(h->scount, 1, MPI_INT, h->rcount, 1, MPI_INT, d->nbr));
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+    h->rdispl[k] = (PetscMPIInt)nr;
+    nr += h->rcount[k];
+  }
+  PetscCall(ReserveLists(h, ns, nr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, RecType(), h->rrec, h->rcount, h->rdispl, RecType(), d->nbr));
+  h->nrecv = nr;
+  h->bytes += (PetscInt64)ns * (PetscInt64)sizeof(ParticleRec);
+
+  /* append as ghosts, bin them, and remember where each received entry went */
+  PetscCall(ParticlesReserve(p, p->n + nr));
+  for (PetscInt e = 0; e < nr; e++) ParticlesSetRec(p, p->n + e, &h->rrec[e]);
+  p->ng = nr;
+  PetscCall(CellsBinGhosts(d, p, c, h->perm));
+  for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;
+  for (PetscInt e = 0; e < nr; e++) {
+    h->ref[2 * e]     = h->rrec[e].x;
+    h->ref[2 * e + 1] = h->rrec[e].y;
+  }
+  PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
+  for (PetscInt e = 0; e < h->nsend; e++) {
+    h->sbuf[2 * e]     = p->x[h->sendIdx[e]];
+    h->sbuf[2 * e + 1] = p->y[h->sendIdx[e]];
+  }
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl, PairType(), d->nbr));
+  for (PetscInt e = 0; e < h->nrecv; e++) {
+    p->x[h->recvIdx[e]] = h->ref[2 * e];
+    p->y[h->recvIdx[e]] = h->ref[2 * e + 1];
+  }
+  h->bytes += 16 * (PetscInt64)h->nsend;
+  PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloResetReference(Particles *p, Halo *h)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < h->nrecv; e++) {
+    h->ref[2 * e]     = p->x[h->recvIdx[e]];
+    h->ref[2 * e + 1] = p->y[h->recvIdx[e]];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline int SameBits(double a, double b) { return memcmp(&a, &b, sizeof(double)) == 0; }
+
+PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
+  for (PetscInt e = 0; e < h->nrecv; e++) {
+    const PetscInt g = h->recvIdx[e];
+    if (SameBits(p->x[g], h->ref[2 * e]) && SameBits(p->y[g], h->ref[2 * e + 1])) {
+      h->rbuf[2 * e] = h->rbuf[2 * e + 1] = NAN;
+    } else {
+      h->rbuf[2 * e]     = p->x[g];
+      h->rbuf[2 * e + 1] = p->y[g];
+    }
+  }
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->rbuf, h->rcount, h->rdispl, PairType(), h->sbuf, h->scount, h->sdispl, PairType(), d->nbr));
+  for (PetscInt e = 0; e < h->nsend; e++) {
+    if (h->sbuf[2 * e] != h->sbuf[2 * e]) continue; /* NaN: untouched */
+    p->x[h->sendIdx[e]] = h->sbuf[2 * e];
+    p->y[h->sendIdx[e]] = h->sbuf[2 * e + 1];
+  }
+  h->bytes += 16 * (PetscInt64)h->nrecv;
+  PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,97 @@
+/* init — initial conditions, deterministic for a seed and independent of the rank count.
+ *
+ * Every random number is drawn from the counter-based generator Philox-4x32-10
+ * (Random123), keyed by the run's -seed and counted by (disk id, purpose).  A disk's
+ * radius and position are therefore functions of its id alone: rank r creates the ids
+ * [r N / P, (r + 1) N / P) and routes each disk to the rank that owns its cell.
+ *
+ *   lattice  hexagonal lattice of spacing a = 2 r_max sqrt(phi_hcp / phi), filled row by
+ *            row from the lower-left corner of -init_region (phi_hcp = pi / (2 sqrt 3),
+ *            the close packing: disks of radius r_max touch);
+ *   jitter   the same lattice, each disk displaced uniformly within a disk of radius
+ *            (a - 2 r_max) / 2: a random packing at area fraction phi with no overlaps;
+ *   uniform  independent uniform positions in the region: overlaps are certain; with
+ *            -init_overlap project they are removed by PBD sweeps (h = 0) before the
+ *            run and the count is reported, with -init_overlap error the run stops.   */
+#include <throng/init.h>
+#include <throng/migrate.h>
+#include <Random123/philox.h>
+
+enum { STREAM_RADIUS = 1, STREAM_POS = 2 };
+
+static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2])
+{
+  philox4x32_ctr_t c = {
+    {(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), stream, 0}
+  };
+  philox4x32_key_t k = {
+    {(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}
+  };
+  philox4x32_ctr_t r = philox4x32(c, k);
+  u[0]               = (double)((((uint64_t)r.v[0] << 32) | r.v[1]) >> 11) * 0x1.0p-53;
+  u[1]               = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;
+}
+
+PetscReal InitRadiusMax(const Params *prm) { return prm->radius * (1 + prm->poly); }
+
+PetscReal InitRadius(const Params *prm, PetscInt64 id)
+{
+  double u[2];
+  if (prm->poly == 0) return prm->radius;
+  Uniform2(prm->seed, id, STREAM_RADIUS, u);
+  return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
+}
+
+PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
+{
+  const PetscInt64 N = prm->n, start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
+  const PetscReal  rmax = InitRadiusMax(prm), *R = prm->region, w = R[2] - R[0], hgt = R[3] - R[1];
+  const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
+  const PetscReal  a = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a * PetscSqrtReal(3.0) / 2;
+  PetscInt64       perRow = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.init, 0, 0, 0, 0));
+  PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
+  PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
+  if (prm->init != INIT_UNIFORM && N > 0) {
+    perRow = (PetscInt64)PetscFloorReal((w - 2 * rmax - a / 2) / a) + 1;
+    if (perRow < 1) perRow = 1;
+    const PetscInt64 rows = (N + perRow - 1) / perRow;
+    PetscCheck(R[1] + rmax + (PetscReal)(rows - 1) * dy + rmax <= R[3] * (1 + 1e-12) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
+               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but -init_region is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)(rows * dy + 2 * rmax), (double)hgt);
+  }
+  PetscCall(ParticlesReserve(p, (PetscInt)(end - start)));
+  p->n  = 0;
+  p->ng = 0;
+  for (PetscInt64 id = start; id < end; id++) {
+    ParticleRec rec;
+    double      u[2];
+    rec.id = id;
+    rec.r  = InitRadius(prm, id);
+    if (prm->init == INIT_UNIFORM) {
+      Uniform2(prm->seed, id, STREAM_POS, u);
+      rec.x = R[0] + rec.r + u[0] * (w - 2 * rec.r);
+      rec.y = R[1] + rec.r + u[1] * (hgt - 2 * rec.r);
+    } else {
+      const PetscInt64 row = id / perRow, col = id % perRow;
+      rec.x = R[0] + rmax + (PetscReal)col * a + ((row & 1) ? a / 2 : 0);
+      rec.y = R[1] + rmax + (PetscReal)row * dy;
+      if (prm->init == INIT_JITTER) {
+        const PetscReal J = 0.5 * (a - 2 * rmax) * (1 - 1e-9);
+        Uniform2(prm->seed, id, STREAM_POS, u);
+        const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
+        rec.x += rho * PetscCosReal(th);
+        rec.y += rho * PetscSinReal(th);
+      }
+    }
+    p->x[p->n]  = rec.x;
+    p->y[p->n]  = rec.y;
+    p->r[p->n]  = rec.r;
+    p->id[p->n] = rec.id;
+    p->n++;
+  }
+  PetscCall(RouteToOwners(d, p));
+  PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

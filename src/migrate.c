@@ -1,0 +1,155 @@
+/* migrate — hand disks whose cell changed owner to the rank that now owns it.
+ *
+ * Migration runs at every rebinning, after the prediction and before the binning, with
+ * the ghosts dropped.  A disk moves at most a fraction of a cell between rebinnings, so
+ * its new owner is this rank or one of the 8 neighbours: one MPI_Neighbor_alltoall of
+ * counts and one MPI_Neighbor_alltoallv of records.  A disk that would have to jump
+ * further is an error (the time step is far too large for the cells); the ranks first
+ * agree on it by a reduction, so all of them stop together with one message.
+ *
+ * RouteToOwners is the general version for the initial condition, where disks are
+ * created on any rank: MPI_Alltoall of counts, MPI_Alltoallv of records.              */
+#include <throng/migrate.h>
+
+static MPI_Datatype RecType(void)
+{
+  static MPI_Datatype t = MPI_DATATYPE_NULL;
+  if (t == MPI_DATATYPE_NULL) {
+    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+  }
+  return t;
+}
+
+PetscErrorCode MigratorCreate(const Domain *d, Migrator *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(m, sizeof(*m)));
+  PetscCall(PetscCalloc4(d->nnbr + 1, &m->scount, d->nnbr + 1, &m->sdispl, d->nnbr + 1, &m->rcount, d->nnbr + 1, &m->rdispl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MigratorDestroy(Migrator *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree4(m->scount, m->sdispl, m->rcount, m->rdispl));
+  PetscCall(PetscFree(m->sbuf));
+  PetscCall(PetscFree(m->rbuf));
+  PetscCall(PetscFree(m->dest));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReserveRecs(ParticleRec **buf, PetscInt *cap, PetscInt m)
+{
+  PetscFunctionBeginUser;
+  if (m <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
+  m = PetscMax(m, *cap + *cap / 2);
+  PetscCall(PetscFree(*buf));
+  PetscCall(PetscMalloc1(m, buf));
+  *cap = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
+{
+  PetscInt  nout = 0, nin = 0, keep = 0;
+  PetscBool tooFar = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.migrate, 0, 0, 0, 0));
+  p->ng = 0;
+  if (p->n > m->capDest) {
+    PetscCall(PetscFree(m->dest));
+    m->capDest = PetscMax(p->n, m->capDest + m->capDest / 2);
+    PetscCall(PetscMalloc1(m->capDest, &m->dest));
+  }
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) m->scount[k] = 0;
+  for (PetscInt i = 0; i < p->n; i++) {
+    PetscInt cx, cy;
+    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
+    m->dest[i] = -1;
+    if (cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1]) continue;
+    const PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0], dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
+    PetscMPIInt    k;
+    for (k = 0; k < d->nnbr; k++)
+      if (d->nbrDir[k][0] == dx && d->nbrDir[k][1] == dy) break;
+    if (k == d->nnbr) {
+      tooFar = PETSC_TRUE;
+      continue;
+    }
+    m->dest[i] = k;
+    m->scount[k]++;
+    nout++;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &tooFar, 1, MPIU_BOOL, MPI_LOR, d->comm));
+  PetscCheck(!tooFar, d->comm, PETSC_ERR_USER_INPUT, "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too large for the cells (or the driver too strong)");
+  PetscCall(ReserveRecs(&m->sbuf, &m->capS, nout));
+  for (PetscMPIInt k = 0, o = 0; k < d->nnbr; k++) {
+    m->sdispl[k] = o;
+    o += m->scount[k];
+  }
+  {
+    PetscMPIInt fill[8] = {0};
+    for (PetscInt i = 0; i < p->n; i++) {
+      if (m->dest[i] < 0) {
+        if (keep != i) {
+          p->x[keep]  = p->x[i];
+          p->y[keep]  = p->y[i];
+          p->r[keep]  = p->r[i];
+          p->id[keep] = p->id[i];
+        }
+        keep++;
+      } else {
+        const PetscInt k = m->dest[i];
+        ParticlesGetRec(p, i, &m->sbuf[m->sdispl[k] + fill[k]++]);
+      }
+    }
+  }
+  p->n = keep;
+  PetscCallMPI(MPI_Neighbor_alltoall(m->scount, 1, MPI_INT, m->rcount, 1, MPI_INT, d->nbr));
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+    m->rdispl[k] = (PetscMPIInt)nin;
+    nin += m->rcount[k];
+  }
+  PetscCall(ReserveRecs(&m->rbuf, &m->capR, nin));
+  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, RecType(), m->rbuf, m->rcount, m->rdispl, RecType(), d->nbr));
+  PetscCall(ParticlesAppend(p, nin, m->rbuf));
+  m->moved += nout;
+  PetscCall(PetscLogEventEnd(THRONG_EV.migrate, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RouteToOwners(const Domain *d, Particles *p)
+{
+  PetscMPIInt *sc, *sd, *rc, *rd, *fill;
+  PetscInt    *dest, nin = 0;
+  ParticleRec *sbuf, *rbuf;
+
+  PetscFunctionBeginUser;
+  p->ng = 0;
+  PetscCall(PetscCalloc5(d->size, &sc, d->size, &sd, d->size, &rc, d->size, &rd, d->size, &fill));
+  PetscCall(PetscMalloc1(p->n + 1, &dest));
+  for (PetscInt i = 0; i < p->n; i++) {
+    PetscInt cx, cy;
+    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
+    dest[i] = DomainOwnerOfCell(d, cx, cy);
+    sc[dest[i]]++;
+  }
+  for (PetscMPIInt k = 1; k < d->size; k++) sd[k] = sd[k - 1] + sc[k - 1];
+  PetscCall(PetscMalloc1(p->n + 1, &sbuf));
+  for (PetscInt i = 0; i < p->n; i++) ParticlesGetRec(p, i, &sbuf[sd[dest[i]] + fill[dest[i]]++]);
+  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm));
+  for (PetscMPIInt k = 0; k < d->size; k++) {
+    rd[k] = (PetscMPIInt)nin;
+    nin += rc[k];
+  }
+  PetscCall(PetscMalloc1(nin + 1, &rbuf));
+  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, RecType(), rbuf, rc, rd, RecType(), d->comm));
+  p->n = 0;
+  PetscCall(ParticlesAppend(p, nin, rbuf));
+  PetscCall(PetscFree(rbuf));
+  PetscCall(PetscFree(sbuf));
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscFree5(sc, sd, rc, rd, fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,233 @@
+/* options — every run-time parameter, read in one place.
+ *
+ * Options come from PETSc's options database: the command line, the PETSC_OPTIONS
+ * environment variable, and a YAML config file given with -options_file_yaml FILE
+ * (keys are option names without the dash: "n: 1000", "box: [0, 0, 100, 100]").
+ * Precedence: command line over config file over the defaults set here.
+ *
+ * PETSc would read the YAML file inside PetscInitialize(), where a missing or malformed
+ * file ends the run with a traceback on every rank.  main() therefore removes
+ * -options_file_yaml from argv before PetscInitialize() and LoadConfigFile() reads it
+ * once throng's error handler is installed, then re-inserts the command line so that it
+ * keeps precedence.
+ *
+ * Any option left unused after ProcessOptions() is an error that names it: a misspelt
+ * option must not silently run a different experiment.                                   */
+#include <throng/options.h>
+#include <string.h>
+#include <stdlib.h>
+#include <errno.h>
+
+static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "InitKind", "INIT_", NULL};
+static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
+
+PetscErrorCode ParamsSetDefaults(Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  /* The embedded default scene: a polydisperse crowd of disks, scattered uniformly over
+     a square box at 25 % area fraction, attracted to the centre (seed 000 §4.3, large). */
+  p->n                = 100000;
+  p->radius           = 0.5;
+  p->poly             = 0.2;
+  p->dt               = 0.05;
+  p->steps            = 400;
+  p->seed             = 1;
+  p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* 0,0,0,0: sized from n below */
+  p->wallBox          = PETSC_TRUE;
+  p->nhalf            = 0;
+  p->skin             = -1; /* default: 0.2 r_max */
+  p->rebin            = 0.25;
+  p->tile             = 8;
+  p->gamma            = 1.0;
+  p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
+  p->gravity[0] = p->gravity[1] = 0;
+  p->init             = INIT_UNIFORM;
+  p->region[0] = p->region[1] = p->region[2] = p->region[3] = 0; /* default: the box */
+  p->phi              = 0.5;
+  p->overlap          = OVERLAP_PROJECT;
+  p->overlapTol       = 1e-9;
+  p->overlapMaxSweeps = 100000;
+  p->progress         = 0;
+  p->map              = PETSC_TRUE;
+  p->checkConservation = PETSC_FALSE;
+  p->quiet            = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A 64-bit integer option (PetscInt may be 32-bit). */
+static PetscErrorCode OptionsInt64(MPI_Comm comm, PetscOptionItems *PetscOptionsObject, const char *name, const char *help, PetscInt64 *v)
+{
+  char      buf[64], *end;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt64_FMT, *v));
+  PetscCall(PetscOptionsString(name, help, "ProcessOptions", buf, buf, sizeof(buf), &set));
+  if (set) {
+    errno         = 0;
+    long long val = strtoll(buf, &end, 10);
+    PetscCheck(!errno && end != buf && *end == 0, comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
+    *v = (PetscInt64)val;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OptionsRealArray(MPI_Comm comm, PetscOptionItems *PetscOptionsObject, const char *name, const char *help, PetscInt want, PetscReal *v, PetscBool *set)
+{
+  PetscInt n = want;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsRealArray(name, help, "ProcessOptions", v, &n, set));
+  PetscCheck(!*set || n == want, comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
+{
+  PetscBool set, boxSet, regionSet, centerSet;
+  PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nh;
+
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
+  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-n", "Number of disks", &p->n));
+  PetscCall(PetscOptionsReal("-radius", "Mean disk radius", NULL, p->radius, &p->radius, NULL));
+  PetscCall(PetscOptionsReal("-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1", NULL, p->poly, &p->poly, NULL));
+  PetscCall(PetscOptionsReal("-dt", "Time step h", NULL, p->dt, &p->dt, NULL));
+  PetscCall(PetscOptionsInt("-steps", "Number of time steps", NULL, p->steps, &p->steps, NULL));
+  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-seed", "Seed of every random stream", &p->seed));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-box", "Decomposed box x0,y0,x1,y1 (default: square sized so the disks cover 25%)", 4, p->box, &boxSet));
+  PetscCall(PetscOptionsBool("-wall_box", "The box edges are walls", NULL, p->wallBox, &p->wallBox, NULL));
+  nh = 3 * THRONG_MAX_HALFPLANES;
+  PetscCall(PetscOptionsRealArray("-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r", NULL, p->half, &nh, &set));
+  if (set) {
+    PetscCheck(nh % 3 == 0, comm, PETSC_ERR_USER_INPUT, "option -halfplanes needs triples nx,ny,b; got %" PetscInt_FMT " numbers", nh);
+    p->nhalf = nh / 3;
+  }
+  PetscCall(PetscOptionsReal("-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", NULL, p->skin, &p->skin, NULL));
+  PetscCall(PetscOptionsReal("-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin", NULL, p->rebin, &p->rebin, NULL));
+  PetscCall(PetscOptionsInt("-tile", "Tile edge in cells (>= 2): the unit of the colour-ordered sweep", NULL, p->tile, &p->tile, NULL));
+  PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy", 2, p->gravity, &set));
+  PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 3, InitKinds[p->init], &ninit, NULL));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
+  PetscCall(PetscOptionsReal("-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", NULL, p->phi, &p->phi, NULL));
+  PetscCall(PetscOptionsEList("-init_overlap", "Initial overlaps: error or project them away", NULL, OverlapPolicies, 2, OverlapPolicies[p->overlap], &novl, NULL));
+  PetscCall(PetscOptionsReal("-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max", NULL, p->overlapTol, &p->overlapTol, NULL));
+  PetscCall(PetscOptionsInt("-init_overlap_max_sweeps", "Sweeps allowed for the initial projection", NULL, p->overlapMaxSweeps, &p->overlapMaxSweeps, NULL));
+  PetscCall(PetscOptionsInt("-progress", "Progress line every K steps (0: ten lines per run)", NULL, p->progress, &p->progress, NULL));
+  PetscCall(PetscOptionsBool("-map", "Print an ASCII density map of the final state", NULL, p->map, &p->map, NULL));
+  PetscCall(PetscOptionsBool("-check_conservation", "Verify the id set after every migration", NULL, p->checkConservation, &p->checkConservation, NULL));
+  PetscCall(PetscOptionsBool("-quiet", "Print only the final summary", NULL, p->quiet, &p->quiet, NULL));
+  PetscOptionsEnd();
+  p->init    = (InitKind)ninit;
+  p->overlap = (OverlapPolicy)novl;
+
+  /* Validation: replicated data, so every rank raises the same error (collective). */
+  PetscCheck(p->n >= 0, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": the number of disks must be >= 0", p->n);
+  PetscCheck(p->n <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": more disks than this PETSc build's PetscInt can index", p->n);
+  PetscCheck(p->radius > 0 && PetscIsNormalReal(p->radius), comm, PETSC_ERR_USER_INPUT, "-radius %g: the radius must be > 0", (double)p->radius);
+  PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)", (double)p->poly);
+  PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0", (double)p->dt);
+  PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
+  PetscCheck(p->tile >= 2, comm, PETSC_ERR_USER_INPUT, "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
+  PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]", (double)p->rebin);
+  PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
+  PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
+  PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
+
+  const PetscReal rmax = p->radius * (1 + p->poly);
+  if (p->skin < 0) p->skin = 0.2 * rmax;
+  PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
+
+  if (!boxSet) { /* square box with the disks covering 25 % of it, at least 4 cells wide */
+    const PetscReal area = (PetscReal)p->n * PETSC_PI * p->radius * p->radius / 0.25;
+    PetscReal       L    = PetscMax(PetscSqrtReal(area), 8 * (2 * rmax + p->skin));
+    p->box[0] = p->box[1] = 0;
+    p->box[2] = p->box[3] = L;
+  }
+  PetscCheck(p->box[2] > p->box[0] && p->box[3] > p->box[1], comm, PETSC_ERR_USER_INPUT, "-box %g,%g,%g,%g: need x0 < x1 and y0 < y1", (double)p->box[0], (double)p->box[1], (double)p->box[2], (double)p->box[3]);
+  if (!regionSet) PetscCall(PetscArraycpy(p->region, p->box, 4));
+  PetscCheck(p->region[2] > p->region[0] && p->region[3] > p->region[1], comm, PETSC_ERR_USER_INPUT, "-init_region: need x0 < x1 and y0 < y1");
+  if (!centerSet) {
+    p->center[0] = 0.5 * (p->box[0] + p->box[2]);
+    p->center[1] = 0.5 * (p->box[1] + p->box[3]);
+  }
+  for (PetscInt k = 0; k < p->nhalf; k++) {
+    PetscReal *w = &p->half[3 * k], nn = PetscSqrtReal(w[0] * w[0] + w[1] * w[1]);
+    PetscCheck(nn > 0, comm, PETSC_ERR_USER_INPUT, "-halfplanes: triple %" PetscInt_FMT " has a zero normal", k + 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
+{
+  PetscInt n;
+  char   **names, **values, list[1024] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlcat(list, " -", sizeof(list)));
+    PetscCall(PetscStrlcat(list, names[i], sizeof(list)));
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscCheck(n == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)", n > 1 ? "s" : "", list);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Remove "-options_file_yaml FILE" from argv; return FILE (or NULL). */
+static const char *TakeConfigArg(int *argc, char ***argv)
+{
+  const char *file = NULL;
+  int         k    = 1;
+  for (int i = 1; i < *argc; i++) {
+    if (!strcmp((*argv)[i], "-options_file_yaml") && i + 1 < *argc) {
+      file = (*argv)[++i];
+      continue;
+    }
+    (*argv)[k++] = (*argv)[i];
+  }
+  *argc = k;
+  (*argv)[k] = NULL;
+  return file;
+}
+
+static const char *g_config = NULL;
+
+/* Called before PetscInitialize(): hide the config file from PETSc. */
+void TakeConfigFile(int *argc, char ***argv) { g_config = TakeConfigArg(argc, argv); }
+
+PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
+{
+  PetscMPIInt rank;
+  int         ok = 1;
+
+  PetscFunctionBeginUser;
+  if (!g_config) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) {
+    FILE *f = fopen(g_config, "r");
+    ok      = f != NULL;
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "cannot open config file '%s'", g_config);
+  PetscErrorCode ierr;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsInsertFileYAML(comm, NULL, g_config, PETSC_TRUE);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
+  /* the command line keeps precedence over the file */
+  PetscCall(PetscOptionsInsert(NULL, argc, argv, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT " seed=%" PetscInt64_FMT "\n", p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
+  PetscCall(PetscPrintf(comm, "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n", (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
+                        (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

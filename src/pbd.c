@@ -1,0 +1,156 @@
+/* pbd — one step of first-order position-based dynamics, distributed.
+ *
+ * The scheme (seed 000, eq. 6):   x_{k+1} = P_{S_m} ∘ ... ∘ P_{S_1} (x_k + h f(x_k)),
+ * a prediction followed by ONE sweep of projections onto the single constraints S_j
+ * (pairs |q_i - q_j| >= r_i + r_j and walls), in a fixed order.
+ *
+ * The distributed sweep is a sequential sweep.  Tiles of one colour have disjoint
+ * footprints (domain.c), so projecting them in any order, or at the same time on
+ * different ranks, gives the same result as projecting them one after the other.  The
+ * four colours run in sequence and between colours the halo brings every rank's ghosts
+ * up to date (reverse, then forward exchange: halo.c).  Inside a tile the order is cell
+ * by cell (row-major), disk by disk (id order): walls of each disk of the cell, then for
+ * each disk its pairs with later disks of the same cell and with the disks of the cells
+ * E, NW, N, NE.  This order depends on the binning only — never on the rank count —
+ * and so does every floating-point operation: the trajectory is bitwise the same on any
+ * number of ranks.
+ *
+ * Which constraints: all of them.  The sweep visits the candidate pairs (disks in the
+ * same or neighbouring cells at the last binning).  Cells are at least 2 r_max + skin
+ * wide, so a pair that is not a candidate was more than r_i + r_j + skin apart when
+ * binned.  As long as every disk stays within skin/2 of where it was binned, such a
+ * pair cannot overlap, and its projection is the identity wherever it stands in the
+ * order — put all of them at the end of the sweep.  The sweep is therefore exactly
+ * P_{S_m} ∘ ... ∘ P_{S_1} over ALL pair and wall constraints, for an order that depends
+ * on the state through the binning.  Seed 000's estimates (Lemma 3.2, Th. 3.7: the
+ * constants eps_P and L_P < 1) hold for each of the finitely many orders of the m
+ * constraints, so they hold uniformly with the worst of them, and Th. 3.11/3.13
+ * (consistency, stability, convergence) cover this scheme.  After every sweep the largest
+ * distance from the binning position is reduced over all ranks (fused into the next
+ * prediction's pass); if it ever reaches skin/2 the run reports that the candidate set
+ * may have been incomplete (skin_exceeded in the summary).  The disks are rebinned when
+ * a prediction takes one further than -rebin_fraction x skin from its binning position,
+ * which leaves the sweep (1/2 - rebin_fraction) x skin of room.
+ *
+ * Cost per step: one streaming pass for the prediction (owned disks and ghosts: f
+ * depends on a disk's own state, so ghosts are predicted locally, bit-identically), one
+ * sweep touching each disk's ~6 candidates, one reduction for the displacement check,
+ * and 2 x 4 neighbour exchanges of the ghost positions.                                      */
+#include <throng/sim.h>
+#include <throng/project.h>
+
+static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x, PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id, const Walls *wl)
+{
+  const PetscInt b = c->beg[k], e = c->end[k];
+  if (b == e) return;
+  for (PetscInt i = b; i < e; i++)
+    for (PetscInt w = 0; w < wl->n; w++) ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
+  for (PetscInt i = b; i < e; i++) {
+    PetscReal        xi = x[i], yi = y[i];
+    const PetscReal  ri = r[i];
+    const PetscInt64 idi = id[i];
+    for (PetscInt j = i + 1; j < e; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, id[j]);
+    for (int f = 0; f < 4; f++) {
+      const PetscInt nk = k + fwd[f], je = c->end[nk];
+      for (PetscInt j = c->beg[nk]; j < je; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, id[j]);
+    }
+    x[i] = xi;
+    y[i] = yi;
+  }
+}
+
+static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, PetscInt tx, PetscInt ty)
+{
+  const PetscInt L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
+  const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
+  for (PetscInt cy = y0; cy < y1; cy++)
+    for (PetscInt cx = x0; cx < x1; cx++) SweepCell(DomainLocalCell(d, cx, cy), fwd, c, p->x, p->y, p->r, p->id, wl);
+}
+
+PetscErrorCode PBDSweep(Sim *s)
+{
+  const Domain *d = &s->dom;
+
+  PetscFunctionBeginUser;
+  for (int colour = 0; colour < THRONG_NCOLOURS; colour++) {
+    PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
+    for (PetscInt ty = d->t0[1] + ((d->t0[1] & 1) != (colour >> 1)); ty < d->t1[1]; ty += 2)
+      for (PetscInt tx = d->t0[0] + ((d->t0[0] & 1) != (colour & 1)); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, tx, ty);
+    PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
+    if (d->size > 1) {
+      PetscCall(HaloReverse(d, &s->P, &s->halo));
+      PetscCall(HaloForward(d, &s->P, &s->halo));
+    }
+  }
+  s->pairChecks += s->cells.candidates;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Largest distance of an owned disk from its binning position, over all ranks. */
+static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
+{
+  const Particles *p  = &s->P;
+  PetscReal        m2 = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
+  for (PetscInt i = 0; i < p->n; i++) {
+    const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i], d2 = dx * dx + dy * dy;
+    m2 = d2 > m2 ? d2 : m2;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m2, 1, MPIU_REAL, MPI_MAX, s->dom.comm));
+  *disp = PetscSqrtReal(m2);
+  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PBDStep(Sim *s)
+{
+  Particles *p = &s->P;
+  PetscReal  d2[2];
+
+  PetscFunctionBeginUser;
+  /* Prediction, fused with the displacement check: d2[0] is where the last sweep left
+     the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
+  PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
+  PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
+  s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(d2[0]));
+  if (d2[1] > PetscSqr(s->prm.rebin * s->prm.skin)) PetscCall(SimRebin(s));
+  else PetscCall(HaloResetReference(p, &s->halo));
+  PetscCall(PBDSweep(s));
+  s->step++;
+  s->time = s->prm.dt * (PetscReal)s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Displacement left by the last sweep, folded into sweepDisp (the step loop measures it
+   at the next prediction; call this after the last step). Collective. */
+PetscErrorCode PBDFinishDisplacement(Sim *s)
+{
+  PetscReal disp;
+  PetscFunctionBeginUser;
+  PetscCall(MaxDisplacement(s, &disp));
+  s->sweepDisp = PetscMax(s->sweepDisp, disp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl)
+{
+  PetscInt k = 0;
+  PetscFunctionBeginUser;
+  PetscCall(SimMaxOverlap(s, ovl));
+  while (*ovl > tol && k < maxSweeps) {
+    PetscReal disp;
+    PetscCall(PBDSweep(s));
+    PetscCall(MaxDisplacement(s, &disp));
+    if (disp > s->prm.rebin * s->prm.skin) PetscCall(SimRebin(s));
+    k++;
+    PetscCall(SimMaxOverlap(s, ovl));
+  }
+  s->sweepDisp = 0;
+  *nsweeps     = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,67 @@
+/* report — what rank 0 prints while a run goes: progress lines and a density map.
+ *
+ * A progress line costs one overlap measurement (a pass over the candidate pairs) and
+ * a few reductions; it is printed every -progress K steps (default: ten per run).      */
+#include <throng/sim.h>
+
+static void FormatSeconds(PetscReal s, char *buf, size_t n)
+{
+  if (!(s >= 0) || s > 1e8) snprintf(buf, n, "--");
+  else if (s < 60) snprintf(buf, n, "%.1fs", (double)s);
+  else if (s < 3600) snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+  else snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBool force)
+{
+  const PetscInt K = s->prm.progress > 0 ? s->prm.progress : PetscMax(1, s->prm.steps / 10);
+  PetscLogDouble now;
+  PetscReal      ovl, disp;
+  char           eta[32];
+
+  PetscFunctionBeginUser;
+  if (s->prm.quiet || (!force && s->step % K)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SimMaxOverlap(s, &ovl));
+  PetscCall(PetscTime(&now));
+  disp = s->sweepDisp;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &disp, 1, MPIU_REAL, MPI_MAX, s->dom.comm));
+  const PetscReal el = (PetscReal)(now - t0), done = (PetscReal)(s->step - step0);
+  const PetscReal rate = done > 0 && el > 0 ? (PetscReal)s->prm.n * done / el : 0;
+  FormatSeconds(done > 0 ? el / done * (PetscReal)(s->prm.steps - s->step) : -1, eta, sizeof(eta));
+  PetscCall(PetscPrintf(s->dom.comm, "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s\n", s->step, (double)s->time, s->idPrint.n, (double)ovl, (double)(disp / s->prm.skin), (double)rate, eta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny)
+{
+  const Domain *d = &s->dom;
+  PetscInt64   *h, hmax = 0;
+  const char    ramp[] = " .:-=+*#%@";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(nx * ny, &h));
+  for (PetscInt i = 0; i < s->P.n; i++) {
+    PetscInt ix = (PetscInt)((s->P.x[i] - d->lo[0]) / (d->hi[0] - d->lo[0]) * nx);
+    PetscInt iy = (PetscInt)((s->P.y[i] - d->lo[1]) / (d->hi[1] - d->lo[1]) * ny);
+    ix          = PetscMin(PetscMax(ix, 0), nx - 1);
+    iy          = PetscMin(PetscMax(iy, 0), ny - 1);
+    h[iy * nx + ix]++;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)(nx * ny), MPIU_INT64, MPI_SUM, d->comm));
+  for (PetscInt k = 0; k < nx * ny; k++) hmax = PetscMax(hmax, h[k]);
+  PetscCall(PetscPrintf(d->comm, "final state (disks per map cell, box [%g,%g]x[%g,%g]):\n", (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]));
+  for (PetscInt iy = ny - 1; iy >= 0; iy--) {
+    char line[512];
+    PetscInt k = 0;
+    line[k++] = '|';
+    for (PetscInt ix = 0; ix < nx && k < 500; ix++) {
+      const PetscInt64 v = h[iy * nx + ix];
+      line[k++]          = v == 0 ? ' ' : ramp[1 + (int)((double)(v * 8) / (double)(hmax ? hmax : 1))];
+    }
+    line[k++] = '|';
+    line[k]   = 0;
+    PetscCall(PetscPrintf(d->comm, "%s\n", line));
+  }
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,118 @@
+/* sim — set-up and bookkeeping of one simulation.
+ *
+ * SimCreate builds, in order: the decomposition (cells of edge 2 r_max + skin, tiles,
+ * rank blocks), the disks (init.c, routed to their owners), the binning and the ghosts.
+ * SimRebin is the "cells" phase of a step: migrate, bin, rebuild ghosts.
+ * SimMaxOverlap measures the largest violation of any pair or wall constraint; it runs
+ * over the candidate pairs of the current binning, which are all the pairs that can
+ * overlap while the displacement check of pbd.c holds.                                  */
+#include <throng/sim.h>
+#include <throng/init.h>
+
+ThrongEvents THRONG_EV;
+
+PetscErrorCode SimRegisterEvents(void)
+{
+  PetscClassId cls;
+  PetscFunctionBeginUser;
+  PetscCall(PetscClassIdRegister("throng", &cls));
+  PetscCall(PetscLogEventRegister("ThrPredict", cls, &THRONG_EV.predict));
+  PetscCall(PetscLogEventRegister("ThrCells", cls, &THRONG_EV.cells));
+  PetscCall(PetscLogEventRegister("ThrHalo", cls, &THRONG_EV.halo));
+  PetscCall(PetscLogEventRegister("ThrSweep", cls, &THRONG_EV.sweep));
+  PetscCall(PetscLogEventRegister("ThrMigrate", cls, &THRONG_EV.migrate));
+  PetscCall(PetscLogEventRegister("ThrDiag", cls, &THRONG_EV.diag));
+  PetscCall(PetscLogEventRegister("ThrInit", cls, &THRONG_EV.init));
+  PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
+  PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  s->prm  = *prm;
+  s->rmax = InitRadiusMax(prm);
+  PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, &s->dom));
+  PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
+  PetscCall(InitParticles(prm, &s->dom, &s->P));
+  PetscCall(CellsCreate(&s->dom, &s->cells));
+  PetscCall(HaloCreate(&s->dom, &s->halo));
+  PetscCall(MigratorCreate(&s->dom, &s->mig));
+  PetscCall(DriverSetUp(prm, &s->drv));
+  PetscCall(WallsSetUp(prm, &s->walls));
+  PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
+  PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
+  PetscCall(SimRebin(s));
+  s->rebins = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimDestroy(Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MigratorDestroy(&s->mig));
+  PetscCall(HaloDestroy(&s->halo));
+  PetscCall(CellsDestroy(&s->cells));
+  PetscCall(DriverDestroy(&s->drv));
+  PetscCall(ParticlesDestroy(&s->P));
+  PetscCall(DomainDestroy(&s->dom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimCheckConservation(Sim *s)
+{
+  Digest now;
+  PetscFunctionBeginUser;
+  if (!s->prm.checkConservation) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(IdFingerprint(s->dom.comm, &s->P, &now));
+  PetscCheck(now.n == s->idPrint.n, s->dom.comm, PETSC_ERR_PLIB, "conservation violated at step %" PetscInt_FMT ": %" PetscInt64_FMT " disks instead of %" PetscInt64_FMT, s->step, now.n, s->idPrint.n);
+  PetscCheck(now.h[0] == s->idPrint.h[0] && now.h[1] == s->idPrint.h[1], s->dom.comm, PETSC_ERR_PLIB, "conservation violated at step %" PetscInt_FMT ": the set of disk ids changed (a disk was lost and another duplicated)", s->step);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimRebin(Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(Migrate(&s->dom, &s->P, &s->mig));
+  PetscCall(SimCheckConservation(s));
+  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells));
+  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
+  PetscCall(CellsCountCandidates(&s->dom, &s->cells));
+  s->rebins++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
+{
+  const Domain    *d = &s->dom;
+  const Cells     *c = &s->cells;
+  const Particles *p = &s->P;
+  const PetscInt   L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  PetscReal        m = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
+  for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)
+    for (PetscInt cx = 1; cx < L - 1; cx++) {
+      const PetscInt k = cy * L + cx;
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        m = PetscMax(m, WallsViolation(&s->walls, p->x[i], p->y[i], p->r[i]));
+        for (int f = -1; f < 4; f++) {
+          const PetscInt nk = f < 0 ? k : k + fwd[f];
+          for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {
+            const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
+            const PetscReal d2 = dx * dx + dy * dy;
+            if (d2 < sr * sr) m = PetscMax(m, sr - PetscSqrtReal(d2));
+          }
+        }
+      }
+    }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPIU_REAL, MPI_MAX, d->comm));
+  *ovl = m;
+  PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
