@@ -28,7 +28,7 @@ static PetscErrorCode Handler(MPI_Comm comm, int line, const char *fun, const ch
     if (comm != MPI_COMM_NULL && comm != MPI_COMM_SELF) {
       int result = MPI_UNEQUAL;
       MPI_Comm_compare(comm, MPI_COMM_SELF, &result);
-      self = (result == MPI_IDENT || result == MPI_CONGRUENT);
+      self = (result == MPI_IDENT); /* one rank: WORLD is congruent to SELF, yet collective */
     }
     g_collective = self ? PETSC_FALSE : PETSC_TRUE;
     g_have       = PETSC_TRUE;
@@ -43,6 +43,8 @@ PetscErrorCode ErrorsInstall(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const char *ErrorsLastMessage(void) { return g_have ? g_msg : "unknown error"; }
+
 int ErrorsFinish(PetscErrorCode ierr)
 {
   int rank = 0, init = 0;
@@ -52,7 +54,7 @@ int ErrorsFinish(PetscErrorCode ierr)
   if (g_collective) {
     if (rank == 0) {
       fprintf(stderr, "throng: error: %s\n", g_have ? g_msg : "unknown error");
-      if (g_cause[0] && strcmp(g_cause, g_msg)) fprintf(stderr, "throng:   caused by: %s\n", g_cause);
+      if (g_cause[0] && !strstr(g_msg, g_cause)) fprintf(stderr, "throng:   caused by: %s\n", g_cause);
       fflush(stderr);
     }
     (void)PetscFinalize();

@@ -48,6 +48,8 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   const PetscReal  rmax = InitRadiusMax(prm), *R = prm->region, w = R[2] - R[0], hgt = R[3] - R[1];
   const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
   const PetscReal  a = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a * PetscSqrtReal(3.0) / 2;
+  /* jitter radius; the lattice is inset by it so jittered disks stay inside the region */
+  const PetscReal  J = prm->init == INIT_JITTER ? 0.5 * (a - 2 * rmax) * (1 - 1e-9) : 0, m0 = rmax + J;
   PetscInt64       perRow = 1;
 
   PetscFunctionBeginUser;
@@ -55,11 +57,11 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
   PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
   if (prm->init != INIT_UNIFORM && N > 0) {
-    perRow = (PetscInt64)PetscFloorReal((w - 2 * rmax - a / 2) / a) + 1;
+    perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a / 2) / a) + 1;
     if (perRow < 1) perRow = 1;
     const PetscInt64 rows = (N + perRow - 1) / perRow;
-    PetscCheck(R[1] + rmax + (PetscReal)(rows - 1) * dy + rmax <= R[3] * (1 + 1e-12) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
-               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but -init_region is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)(rows * dy + 2 * rmax), (double)hgt);
+    PetscCheck(R[1] + m0 + (PetscReal)(rows - 1) * dy + m0 <= R[3] + 1e-12 * PetscAbsReal(R[3]) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
+               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but -init_region is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), (double)hgt);
   }
   PetscCall(ParticlesReserve(p, (PetscInt)(end - start)));
   p->n  = 0;
@@ -75,10 +77,9 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
       rec.y = R[1] + rec.r + u[1] * (hgt - 2 * rec.r);
     } else {
       const PetscInt64 row = id / perRow, col = id % perRow;
-      rec.x = R[0] + rmax + (PetscReal)col * a + ((row & 1) ? a / 2 : 0);
-      rec.y = R[1] + rmax + (PetscReal)row * dy;
+      rec.x = R[0] + m0 + (PetscReal)col * a + ((row & 1) ? a / 2 : 0);
+      rec.y = R[1] + m0 + (PetscReal)row * dy;
       if (prm->init == INIT_JITTER) {
-        const PetscReal J = 0.5 * (a - 2 * rmax) * (1 - 1e-9);
         Uniform2(prm->seed, id, STREAM_POS, u);
         const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
         rec.x += rho * PetscCosReal(th);

@@ -29,7 +29,18 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(LoadConfigFile(comm, argc, argv));
   PetscCall(SimRegisterEvents());
   PetscCall(ParamsSetDefaults(&prm));
-  PetscCall(ProcessOptions(comm, &prm));
+  {
+    /* PETSc raises malformed option values on PETSC_COMM_SELF; the options are the same
+       on every rank, so the error is collective: re-raise it as such (one message). */
+    PetscErrorCode ierr = ProcessOptions(comm, &prm);
+    if (ierr) {
+      char      msg[1024];
+      PetscBool num;
+      PetscCall(PetscStrncpy(msg, ErrorsLastMessage(), sizeof(msg)));
+      PetscCall(PetscStrbeginswith(msg, "Input string", &num));
+      SETERRQ(comm, PETSC_ERR_USER_INPUT, "%s%s", num ? "an option value is not a number: " : "", msg);
+    }
+  }
   PetscCall(PetscOptionsHasHelp(NULL, &help_));
   if (help_) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckUnusedOptions(comm));
@@ -40,18 +51,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(SimCreate(comm, &prm, &s));
   if (!prm.quiet)
     PetscCall(PetscPrintf(comm, "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g\n", size, s.dom.p[0], s.dom.p[1], s.dom.nc[0], s.dom.nc[1], (double)s.dom.w[0], (double)s.dom.w[1], prm.tile, (double)s.rmax, (double)prm.skin));
-  {
-    PetscReal ovl, tol = prm.overlapTol * 2 * s.rmax;
-    PetscInt  sweeps;
-    PetscCall(SimMaxOverlap(&s, &ovl));
-    if (ovl > tol) {
-      PetscCheck(prm.overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT, "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to project them away, or a lattice initial condition", (double)ovl, (double)tol);
-      const PetscReal before = ovl;
-      PetscCall(PBDRelax(&s, tol, prm.overlapMaxSweeps, &sweeps, &ovl));
-      PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED, "the initial overlaps could not be projected away in %" PetscInt_FMT " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region", sweeps, (double)ovl);
-      PetscCall(PetscPrintf(comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n", (double)before, (double)ovl, sweeps));
-    }
-  }
+  PetscCall(SimResolveInitialOverlaps(&s));
   PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(THRONG_EV.run));

@@ -162,17 +162,18 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 
 PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
 {
-  PetscInt n;
+  PetscInt n, nleft;
   char   **names, **values, list[1024] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  nleft = n; /* PetscOptionsLeftRestore() zeroes n */
   for (PetscInt i = 0; i < n; i++) {
     PetscCall(PetscStrlcat(list, " -", sizeof(list)));
     PetscCall(PetscStrlcat(list, names[i], sizeof(list)));
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
-  PetscCheck(n == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)", n > 1 ? "s" : "", list);
+  PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)", nleft > 1 ? "s" : "", list);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -116,3 +116,21 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
   PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SimResolveInitialOverlaps(Sim *s)
+{
+  const Params *prm = &s->prm;
+  MPI_Comm      comm = s->dom.comm;
+  PetscReal     ovl, tol = prm->overlapTol * 2 * s->rmax;
+  PetscInt      sweeps;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMaxOverlap(s, &ovl));
+  if (ovl <= tol) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(prm->overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT, "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to project them away, or a lattice initial condition", (double)ovl, (double)tol);
+  const PetscReal before = ovl;
+  PetscCall(PBDRelax(s, tol, prm->overlapMaxSweeps, &sweeps, &ovl));
+  PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED, "the initial overlaps could not be projected away in %" PetscInt_FMT " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region", sweeps, (double)ovl);
+  if (!prm->quiet) PetscCall(PetscPrintf(comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n", (double)before, (double)ovl, sweeps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

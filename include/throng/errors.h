@@ -10,5 +10,7 @@
 #include <throng/throng.h>
 
 PetscErrorCode ErrorsInstall(void);
+/* The message of the newest error raised (for re-raising it with context). */
+const char *ErrorsLastMessage(void);
 /* Finish after an error returned to main(): prints the message, returns the exit code.  */
 int ErrorsFinish(PetscErrorCode ierr);

@@ -39,6 +39,9 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* Conservation check (no-op unless -check_conservation). Collective. */
 PetscErrorCode SimCheckConservation(Sim *s);
 PetscErrorCode SimRegisterEvents(void);
+/* Initial overlaps beyond -init_overlap_tol: an error, or projected away by sweeps
+   (-init_overlap project), as the options say. Collective. */
+PetscErrorCode SimResolveInitialOverlaps(Sim *s);
 
 /* pbd.c */
 /* One PBD step: prediction, then ONE colour-ordered sweep over all constraints. */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Bad input gets one clear message on rank 0 ("throng: error: ..."), a non-zero exit, no
+# PETSc traceback and no hang, at 1 and 2 ranks.
+#   test_badinput.sh path/to/throng path/to/mpiexec
+set -u
+THRONG=$1; MPIEXEC=${2:-mpiexec}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+printf 'n: [1000\nradius: 0.5\n' > "$dir/malformed.yaml"
+printf 'n: 100\nbogus_key: 3\n' > "$dir/unknown.yaml"
+printf -- '- just\n- a list\n' > "$dir/list.yaml"
+
+expect_error() { # expected message fragment, throng options...  (NP: rank counts, default "1 2")
+  local want=$1; shift
+  for np in ${NP:-1 2}; do
+    local log="$dir/log" rc
+    timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 "$@" >"$log" 2>&1
+    rc=$?
+    local nerr; nerr=$(grep -c '^throng: error' "$log")
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -q -- "$want" "$log" \
+       && ! grep -q 'PETSC ERROR' "$log" && ! grep -q '^state-digest' "$log"; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      echo "FAIL ($np ranks, exit $rc, $nerr error lines): throng $* -- wanted '$want'; got:" >&2
+      head -5 "$log" >&2
+    fi
+  done
+}
+
+expect_error "number of disks must be >= 0"   -n -5
+expect_error "is not an integer"              -n 12abc
+expect_error "radius must be > 0"             -radius 0
+expect_error "radius must be > 0"             -radius -1
+expect_error "time step must be > 0"          -dt 0
+expect_error "time step must be > 0"          -dt -0.1
+expect_error "steps"                          -steps -3
+expect_error "polydispersity"                 -polydispersity 1.5
+NP="2 4" expect_error "too small for"       -n 1 -radius 0.5 -skin 0.1 -box 0,0,2.5,2.5 -tile 2
+expect_error "needs 4 comma-separated"        -box 1,2,3
+expect_error "need x0 < x1"                   -box 5,0,1,10
+expect_error "unknown option"                 -foo 3
+expect_error "unknown option"                 -n 100 -stesp 10
+expect_error "tiles must be at least 2"       -tile 1
+expect_error "cannot open config file"        -options_file_yaml "$dir/does-not-exist.yaml"
+expect_error "not a valid YAML"               -options_file_yaml "$dir/malformed.yaml"
+expect_error "unknown option"                 -options_file_yaml "$dir/unknown.yaml"
+expect_error "init_phi"                       -init lattice -init_phi 0.95
+expect_error "need"                           -n 100000 -init lattice -init_phi 0.9 -box 0,0,50,50
+expect_error "overlapping disks"              -n 2000 -init uniform -init_overlap error
+expect_error "not inside the box"             -init_region -10,0,5,5 -box 0,0,100,100
+expect_error "not a number"                  -radius abc
+expect_error "Unknown option bogus for -init" -init bogus
+expect_error "zero normal"                    -halfplanes 0,0,1
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

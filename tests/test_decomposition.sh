@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Decomposition independence: the final state is bitwise identical (same state-digest) on
+# 1, 2, 3, 4 and 8 ranks (oversubscribed), on runs where disks migrate across rank
+# boundaries many times; the id set is checked after every migration
+# (-check_conservation).
+#   test_decomposition.sh path/to/throng path/to/mpiexec
+set -u
+THRONG=$1; MPIEXEC=${2:-mpiexec}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+
+check() { # description, condition (as an exit status of the previous test)
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
+}
+
+scenario() { # name, ranks list, options...
+  local name=$1 ranks=$2; shift 2
+  local ref="" np log digest moved
+  for np in $ranks; do
+    log="$out/$name.$np.log"
+    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -check_conservation "$@" >"$log" 2>&1
+    check "$name on $np ranks exited with $?" $?
+    digest=$(sed -n 's/^state-digest: //p' "$log")
+    moved=$(sed -n 's/.* migrated \([0-9]*\) .*/\1/p' "$log")
+    echo "$name  ranks $np  digest $digest  migrated ${moved:-?}"
+    [ -n "$digest" ]; check "$name on $np ranks printed no digest" $?
+    if [ -z "$ref" ]; then ref=$digest; else [ "$digest" = "$ref" ]; check "$name: digest on $np ranks differs from 1 rank" $?; fi
+    if [ "$np" -ge 4 ]; then [ "${moved:-0}" -ge "$MIN_MOVED" ]; check "$name: only ${moved:-0} migrations on $np ranks (want >= $MIN_MOVED)" $?; fi
+  done
+}
+
+# A polydisperse crowd scattered over the box and pulled to a point near one corner with a
+# sideways field: every disk crosses several rank boundaries on its way.
+MIN_MOVED=3000
+scenario corner "1 2 3 4 8" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
+  -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2
+
+# Granular settling from a jittered lattice onto a tilted floor (a half-plane), box walls
+# off, 3-cell tiles: walls, half-planes and a different tile size.
+MIN_MOVED=100
+scenario settle "1 2 4 8" -n 1800 -init jitter -init_phi 0.5 -polydispersity 0.2 -box 0,0,80,80 \
+  -init_region 0,20,80,80 -wall_box 0 -halfplanes 0.2,1,6,1,0,0,-1,0,-80 -gravity 0.5,-3 -attract_gamma 0 \
+  -dt 0.01 -steps 500 -tile 3
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,204 @@
+/* Unit tests: projections, tile colouring, cells, halo, migration and conservation. */
+#include "testutil.h"
+#include <throng/project.h>
+#include <string.h>
+
+static double Rand(unsigned *s)
+{
+  *s = *s * 1103515245u + 12345u;
+  return (double)((*s >> 8) & 0xffffff) / 16777216.0;
+}
+
+static void TestProjections(void)
+{
+  unsigned seed = 7;
+  for (int k = 0; k < 2000; k++) {
+    double xi = Rand(&seed), yi = Rand(&seed), xj = Rand(&seed), yj = Rand(&seed), s = 0.05 + Rand(&seed);
+    const double mx = 0.5 * (xi + xj), my = 0.5 * (yi + yj), d0 = hypot(xj - xi, yj - yi);
+    const double ex = (xj - xi) / d0, ey = (yj - yi) / d0;
+    int moved = ProjectPair(&xi, &yi, &xj, &yj, s, 1, 2);
+    const double d1 = hypot(xj - xi, yj - yi);
+    if (d0 < s) {
+      CHECK(moved && fabs(d1 - s) <= 1e-12 * s, "violated pair not projected to contact: %g vs %g", d1, s);
+      CHECK(fabs(0.5 * (xi + xj) - mx) < 1e-14 && fabs(0.5 * (yi + yj) - my) < 1e-14, "pair projection moved the midpoint");
+      CHECK(fabs((xj - xi) / d1 - ex) < 1e-12 && fabs((yj - yi) / d1 - ey) < 1e-12, "pair projection changed the direction");
+    } else CHECK(!moved && d1 == d0, "satisfied pair was moved");
+  }
+  { /* coincident centres: deterministic by id */
+    double a[2] = {1, 1}, b[2] = {1, 1};
+    ProjectPair(&a[0], &a[1], &b[0], &b[1], 0.5, 9, 3);
+    CHECK(a[0] == 1.25 && b[0] == 0.75 && a[1] == 1 && b[1] == 1, "coincident pair: got (%g,%g) (%g,%g)", a[0], a[1], b[0], b[1]);
+  }
+  for (int k = 0; k < 500; k++) {
+    double th = 2 * PETSC_PI * Rand(&seed), w[3] = {cos(th), sin(th), Rand(&seed) - 0.5}, x = Rand(&seed), y = Rand(&seed), r = 0.1;
+    const double g0 = w[0] * x + w[1] * y - w[2] - r, x0 = x, y0 = y;
+    ProjectHalfPlane(&x, &y, r, w);
+    const double g1 = w[0] * x + w[1] * y - w[2] - r;
+    if (g0 < 0) CHECK(fabs(g1) < 1e-14 && fabs((x - x0) * w[1] - (y - y0) * w[0]) < 1e-14, "half-plane projection: g %g", g1);
+    else CHECK(x == x0 && y == y0, "satisfied half-plane moved the disk");
+  }
+  {
+    double c[3] = {0, 0, 10}, x[3] = {0.3, 0.4, 9.5};
+    ProjectOutsideBall(3, x, c, 2.0);
+    CHECK(fabs(sqrt(x[0] * x[0] + x[1] * x[1] + (x[2] - 10) * (x[2] - 10)) - 2.0) < 1e-14, "ball projection not on the sphere");
+  }
+}
+
+/* Footprints of one colour are disjoint, and every (cell, forward cell) pair belongs to
+   exactly one tile: the colour sweep visits every candidate constraint once. */
+static PetscErrorCode TestColouring(void)
+{
+  const PetscInt shapes[][3] = {
+    {23, 17, 3},
+    {16, 16, 2},
+    {9,  5,  4},
+    {7,  7,  2}
+  };
+  PetscFunctionBeginUser;
+  for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+    const PetscInt nx = shapes[sh][0], ny = shapes[sh][1], T = shapes[sh][2], ntx = (nx + T - 1) / T, nty = (ny + T - 1) / T;
+    int *mark, *owner;
+    PetscCall(PetscCalloc1((nx + 2) * (ny + 2), &mark));
+    PetscCall(PetscCalloc1(nx * ny * 5, &owner));
+    for (int col = 0; col < 4; col++) {
+      PetscCall(PetscArrayzero(mark, (nx + 2) * (ny + 2)));
+      int clash = 0;
+      for (PetscInt ty = 0; ty < nty; ty++)
+        for (PetscInt tx = 0; tx < ntx; tx++) {
+          if (DomainTileColour(tx, ty) != col) continue;
+          const PetscInt x0 = tx * T, x1 = PetscMin(x0 + T, nx), y0 = ty * T, y1 = PetscMin(y0 + T, ny);
+          /* footprint: the tile plus W, E, N borders (clipped like ghost rings) */
+          for (PetscInt cy = y0; cy <= y1 && cy <= ny; cy++)
+            for (PetscInt cx = x0 - 1; cx <= x1; cx++) {
+              if (cy == y1 && cy >= ny) continue;
+              if (mark[(cy + 1) * (nx + 2) + cx + 1]) clash++;
+              mark[(cy + 1) * (nx + 2) + cx + 1] = (int)(tx + ntx * ty + 1);
+            }
+          for (PetscInt cy = y0; cy < y1; cy++)
+            for (PetscInt cx = x0; cx < x1; cx++) owner[(cy * nx + cx) * 5]++;
+        }
+      CHECK(!clash, "colour %d of %dx%d cells in tiles of %d: %d footprint cells shared", col, (int)nx, (int)ny, (int)T, clash);
+    }
+    int bad = 0;
+    for (PetscInt k = 0; k < nx * ny; k++) bad += owner[5 * k] != 1;
+    CHECK(!bad, "%d cells not swept exactly once", bad);
+    PetscCall(PetscFree(mark));
+    PetscCall(PetscFree(owner));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Binning: each owned disk lies in its cell, cells partition [0, n), ids ascend in a cell. */
+static PetscErrorCode CheckCells(Sim *s, const char *when)
+{
+  const Domain *d = &s->dom;
+  PetscInt      covered = 0, badCell = 0, badOrder = 0;
+  PetscFunctionBeginUser;
+  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
+    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
+      const PetscInt k = DomainLocalCell(d, cx, cy);
+      covered += s->cells.end[k] - s->cells.beg[k];
+      for (PetscInt i = s->cells.beg[k]; i < s->cells.end[k]; i++) {
+        PetscInt bx, by;
+        DomainCellOf(d, s->P.xb[i], s->P.yb[i], &bx, &by);
+        badCell += bx != cx || by != cy;
+        if (i > s->cells.beg[k]) badOrder += s->P.id[i] <= s->P.id[i - 1];
+      }
+    }
+  CHECK(covered == s->P.n, "%s: cells cover %d of %d disks", when, (int)covered, (int)s->P.n);
+  CHECK(!badCell && !badOrder, "%s: %d disks in a wrong cell, %d out of id order", when, (int)badCell, (int)badOrder);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ghosts are exactly the other ranks' disks binned in this rank's ring, bit for bit. */
+static PetscErrorCode CheckHalo(Sim *s, const char *when)
+{
+  const Domain *d = &s->dom;
+  const PetscInt N = (PetscInt)s->prm.n;
+  PetscReal    *x, *y, *xb, *yb;
+  PetscMPIInt  *own;
+  PetscInt      wrong = 0, missing = 0, ringDisks = 0;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(N, &x, N, &y, N, &xb, N, &yb));
+  PetscCall(PetscCalloc1(N, &own));
+  PetscCall(TestGatherById(s, x, y));
+  for (PetscInt i = 0; i < s->P.n; i++) own[s->P.id[i]] = d->rank + 1;
+  PetscCall(PetscArrayzero(xb, N));
+  PetscCall(PetscArrayzero(yb, N));
+  for (PetscInt i = 0; i < s->P.n; i++) {
+    xb[s->P.id[i]] = s->P.xb[i];
+    yb[s->P.id[i]] = s->P.yb[i];
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, xb, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, yb, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, own, (PetscMPIInt)N, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
+  char *seen;
+  PetscCall(PetscCalloc1(N, &seen));
+  for (PetscInt g = s->P.n; g < s->P.n + s->P.ng; g++) {
+    const PetscInt64 id = s->P.id[g];
+    wrong += memcmp(&s->P.x[g], &x[id], sizeof(PetscReal)) || memcmp(&s->P.y[g], &y[id], sizeof(PetscReal));
+    wrong += own[id] == d->rank + 1;
+    seen[id] = 1;
+  }
+  for (PetscInt64 id = 0; id < N; id++) {
+    PetscInt cx, cy;
+    if (own[id] == d->rank + 1) continue;
+    DomainCellOf(d, xb[id], yb[id], &cx, &cy);
+    if (cx >= d->c0[0] - 1 && cx <= d->c1[0] && cy >= d->c0[1] - 1 && cy <= d->c1[1]) {
+      ringDisks++;
+      missing += !seen[id];
+    }
+  }
+  {
+    PetscInt    ngAll = s->P.ng;
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ngAll, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    CHECK(size == 1 || ngAll > 0, "%s: no ghosts at all on %d ranks", when, size);
+  }
+  CHECK(!wrong, "%s: %d ghosts differ from their owners", when, (int)wrong);
+  CHECK(!missing && ringDisks == s->P.ng, "%s: %d of %d ring disks missing, %d ghosts", when, (int)missing, (int)ringDisks, (int)s->P.ng);
+  PetscCall(PetscFree(seen));
+  PetscCall(PetscFree(own));
+  PetscCall(PetscFree4(x, y, xb, yb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestEngine(const char *opts)
+{
+  Sim    s;
+  Digest before, after;
+  PetscFunctionBeginUser;
+  PetscCall(TestSimCreate(opts, &s));
+  PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &before));
+  PetscCall(CheckCells(&s, "after set-up"));
+  PetscCall(CheckHalo(&s, "after set-up"));
+  for (int k = 0; k < 40; k++) PetscCall(PBDStep(&s));
+  PetscCall(CheckCells(&s, "after 40 steps"));
+  PetscCall(CheckHalo(&s, "after 40 steps"));
+  PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &after));
+  CHECK(after.n == before.n && after.h[0] == before.h[0] && after.h[1] == before.h[1], "id set changed by migration");
+  CHECK(s.rebins > 0, "the test made no rebinning");
+  {
+    PetscInt64 moved = s.mig.moved;
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    CHECK(size == 1 || moved > 0, "no disk migrated on %d ranks", size);
+  }
+  PetscCall(SimDestroy(&s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(SimRegisterEvents());
+  TestProjections();
+  PetscCall(TestColouring());
+  PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.5 -dt 0.02 -polydispersity 0.3 -tile 2"));
+  PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 -init_region 0,0,60,50 -tile 3"));
+  int rc = TestFinish();
+  PetscCall(PetscFinalize());
+  return rc;
+}

@@ -1,0 +1,42 @@
+#include "testutil.h"
+
+int test_passed = 0, test_failed = 0;
+
+PetscErrorCode TestSimCreate(const char *opts, Sim *s)
+{
+  Params prm;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClear(NULL));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(ParamsSetDefaults(&prm));
+  prm.quiet = PETSC_TRUE;
+  PetscCall(ProcessOptions(PETSC_COMM_WORLD, &prm));
+  PetscCall(SimCreate(PETSC_COMM_WORLD, &prm, s));
+  PetscCall(SimResolveInitialOverlaps(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y)
+{
+  const PetscInt64 N = s->prm.n;
+  PetscFunctionBeginUser;
+  PetscCall(PetscArrayzero(x, N));
+  PetscCall(PetscArrayzero(y, N));
+  for (PetscInt i = 0; i < s->P.n; i++) {
+    x[s->P.id[i]] = s->P.x[i];
+    y[s->P.id[i]] = s->P.y[i];
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, x, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, y, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int TestFinish(void)
+{
+  int f = test_failed, p = test_passed, rank;
+  MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &p, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (!rank) printf("%d passed, %d failed\n", p, f);
+  return f ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+/* Helpers shared by throng's C tests. Each test prints "N passed, M failed" last. */
+#pragma once
+#include <throng/sim.h>
+#include <stdio.h>
+
+extern int test_passed, test_failed;
+
+/* Record a check on every rank; print failures from the rank that saw them. */
+#define CHECK(cond, ...) \
+  do { \
+    if (cond) test_passed++; \
+    else { \
+      int r_; \
+      MPI_Comm_rank(MPI_COMM_WORLD, &r_); \
+      fprintf(stderr, "[%d] FAIL %s:%d: ", r_, __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__); \
+      fprintf(stderr, "\n"); \
+      test_failed++; \
+    } \
+  } while (0)
+
+/* Create a simulation from an option string (as on the command line). Collective. */
+PetscErrorCode TestSimCreate(const char *opts, Sim *s);
+/* Positions of all disks by id, on every rank (arrays of length N). Collective. */
+PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y);
+/* Sum failures over ranks, print the closing line, return the exit status. */
+int TestFinish(void);
