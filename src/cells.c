@@ -2,7 +2,8 @@
  *
  * The local grid is the rank's block of cells plus a one-cell ring of ghost cells,
  * row-major, ln[0] x ln[1].  Owned disks are stored cell by cell (a counting sort on the
- * local cell index, O(n)), and inside a cell by global id (an insertion sort: cells hold
+ * cell's storage slot, O(n): tile by tile, colour by colour, see domain.c), and inside a
+ * cell by global id (an insertion sort: cells hold
  * a handful of disks).  The id order inside a cell is what makes the sweep order
  * independent of the history of the arrays, hence of the rank count.
  *
@@ -60,15 +61,19 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c)
     PetscInt cx, cy;
     DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
     PetscCheck(cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "disk %" PetscInt64_FMT " at (%g, %g) binned outside its rank's block", p->id[i], (double)p->x[i], (double)p->y[i]);
-    c->key[i] = DomainLocalCell(d, cx, cy);
+    c->key[i] = d->slot[DomainLocalCell(d, cx, cy)];
     c->count[c->key[i] + 1]++;
   }
-  for (PetscInt k = 0; k < d->ncell; k++) c->count[k + 1] += c->count[k];
+  /* count[] is indexed by slot; owned cells occupy slots [0, nslot) */
+  const PetscInt nslot = (d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]);
+  for (PetscInt k = 0; k < nslot; k++) c->count[k + 1] += c->count[k];
   for (PetscInt k = 0; k < d->ncell; k++) {
-    c->beg[k] = c->count[k];
-    c->end[k] = c->count[k]; /* advanced while scattering */
+    const PetscInt sl = d->slot[k];
+    c->beg[k] = c->end[k] = sl >= 0 ? c->count[sl] : 0;
   }
-  for (PetscInt i = 0; i < n; i++) c->perm[c->end[c->key[i]]++] = i;
+  for (PetscInt i = 0; i < n; i++) c->perm[c->count[c->key[i]]++] = i;
+  for (PetscInt k = 0; k < d->ncell; k++)
+    if (d->slot[k] >= 0) c->end[k] = c->count[d->slot[k]];
   /* id order inside each cell */
   for (PetscInt k = 0; k < d->ncell; k++) {
     for (PetscInt a = c->beg[k] + 1; a < c->end[k]; a++) {

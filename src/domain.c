@@ -21,7 +21,10 @@
  * halo carries the moved ghosts back to their owners and fresh copies out again.
  * Because every tile lies inside one rank's block, the result does not depend on the
  * number of ranks — bit for bit.  The tile is also the unit of memory locality: disks
- * are stored cell by cell, so a colour streams through a quarter of the tiles.
+ * are stored tile by tile, the tiles of colour 0 first, then those of colour 1, ..., so
+ * that each colour of the sweep streams through one contiguous quarter of the arrays
+ * (slot[] gives each owned cell's place in that order; the sweep order itself does not
+ * depend on it).
  *
  * Decomposition.  The tile grid is split into p[0] x p[1] rectangular blocks, one per
  * rank, as evenly as whole tiles allow; the factorisation p[0] p[1] = size is chosen to
@@ -49,7 +52,7 @@ PetscMPIInt DomainOwnerOfCell(const Domain *d, PetscInt cx, PetscInt cy)
   return by * d->p[0] + bx;
 }
 
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, Domain *d)
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(d, sizeof(*d)));
@@ -69,12 +72,16 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
     d->winv[a] = (PetscReal)d->nc[a] / L;
     d->nt[a]   = (d->nc[a] + tile - 1) / tile;
   }
-  /* Rank grid: the factorisation that fits the tile grid with the shortest halo. */
+  /* Rank grid: as asked, or the factorisation that fits the tile grid with the shortest
+     halo (ties go to more ranks along x: columns suit scenes under gravity). */
   PetscReal best = PETSC_MAX_REAL;
-  for (PetscMPIInt px = 1; px <= d->size; px++) {
+  if (grid[0] || grid[1])
+    PetscCheck(grid[0] > 0 && grid[1] > 0 && grid[0] * grid[1] == d->size, comm, PETSC_ERR_USER_INPUT, "-rank_grid %" PetscInt_FMT ",%" PetscInt_FMT " does not multiply to the %d ranks of the run", grid[0], grid[1], d->size);
+  for (PetscMPIInt px = d->size; px >= 1; px--) {
     if (d->size % px) continue;
     PetscMPIInt py = d->size / px;
     if (px > d->nt[0] || py > d->nt[1]) continue;
+    if ((grid[0] || grid[1]) && (px != grid[0] || py != grid[1])) continue;
     const PetscReal cost = (PetscReal)d->nc[0] / px + (PetscReal)d->nc[1] / py; /* per-rank perimeter */
     if (cost < best) {
       best    = cost;
@@ -95,6 +102,18 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
     d->ln[a] = d->c1[a] - d->c0[a] + 2;
   }
   d->ncell = d->ln[0] * d->ln[1];
+  PetscCall(PetscMalloc1(d->ncell, &d->slot));
+  for (PetscInt k = 0; k < d->ncell; k++) d->slot[k] = -1;
+  {
+    PetscInt next = 0;
+    for (int colour = 0; colour < THRONG_NCOLOURS; colour++)
+      for (PetscInt ty = d->t0[1]; ty < d->t1[1]; ty++)
+        for (PetscInt tx = d->t0[0]; tx < d->t1[0]; tx++) {
+          if (DomainTileColour(tx, ty) != colour) continue;
+          for (PetscInt cy = ty * tile; cy < PetscMin((ty + 1) * tile, d->nc[1]); cy++)
+            for (PetscInt cx = tx * tile; cx < PetscMin((tx + 1) * tile, d->nc[0]); cx++) d->slot[DomainLocalCell(d, cx, cy)] = next++;
+        }
+  }
 
   /* The 8-neighbourhood, in a fixed direction order. */
   d->nnbr = 0;
@@ -119,5 +138,6 @@ PetscErrorCode DomainDestroy(Domain *d)
 {
   PetscFunctionBeginUser;
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
+  PetscCall(PetscFree(d->slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,6 +5,9 @@
  * radius and position are therefore functions of its id alone: rank r creates the ids
  * [r N / P, (r + 1) N / P) and routes each disk to the rank that owns its cell.
  *
+ * Disks are created and routed in chunks of 65536 per rank, so set-up needs little
+ * memory beyond the disks themselves.
+ *
  *   lattice  hexagonal lattice of spacing a = 2 r_max sqrt(phi_hcp / phi), filled row by
  *            row from the lower-left corner of -init_region (phi_hcp = pi / (2 sqrt 3),
  *            the close packing: disks of radius r_max touch);
@@ -47,9 +50,9 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   const PetscInt64 N = prm->n, start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
   const PetscReal  rmax = InitRadiusMax(prm), *R = prm->region, w = R[2] - R[0], hgt = R[3] - R[1];
   const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
-  const PetscReal  a = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a * PetscSqrtReal(3.0) / 2;
+  const PetscReal  a_ = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a_ * PetscSqrtReal(3.0) / 2;
   /* jitter radius; the lattice is inset by it so jittered disks stay inside the region */
-  const PetscReal  J = prm->init == INIT_JITTER ? 0.5 * (a - 2 * rmax) * (1 - 1e-9) : 0, m0 = rmax + J;
+  const PetscReal  J = prm->init == INIT_JITTER ? 0.5 * (a_ - 2 * rmax) * (1 - 1e-9) : 0, m0 = rmax + J;
   PetscInt64       perRow = 1;
 
   PetscFunctionBeginUser;
@@ -57,42 +60,47 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
   PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
   if (prm->init != INIT_UNIFORM && N > 0) {
-    perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a / 2) / a) + 1;
+    perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
     if (perRow < 1) perRow = 1;
     const PetscInt64 rows = (N + perRow - 1) / perRow;
     PetscCheck(R[1] + m0 + (PetscReal)(rows - 1) * dy + m0 <= R[3] + 1e-12 * PetscAbsReal(R[3]) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
                "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but -init_region is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), (double)hgt);
   }
-  PetscCall(ParticlesReserve(p, (PetscInt)(end - start)));
+  /* Create and route in chunks, so the set-up needs O(chunk) extra memory, not O(N). */
+  const PetscInt64 chunk = 1 << 16;
+  PetscInt64       rounds = (end - start + chunk - 1) / chunk;
+  ParticleRec     *recs;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPIU_INT64, MPI_MAX, d->comm));
+  PetscCall(ParticlesReserve(p, (PetscInt)(N / d->size + N / (10 * d->size) + 16)));
+  PetscCall(PetscMalloc1(chunk, &recs));
   p->n  = 0;
   p->ng = 0;
-  for (PetscInt64 id = start; id < end; id++) {
-    ParticleRec rec;
-    double      u[2];
-    rec.id = id;
-    rec.r  = InitRadius(prm, id);
-    if (prm->init == INIT_UNIFORM) {
-      Uniform2(prm->seed, id, STREAM_POS, u);
-      rec.x = R[0] + rec.r + u[0] * (w - 2 * rec.r);
-      rec.y = R[1] + rec.r + u[1] * (hgt - 2 * rec.r);
-    } else {
-      const PetscInt64 row = id / perRow, col = id % perRow;
-      rec.x = R[0] + m0 + (PetscReal)col * a + ((row & 1) ? a / 2 : 0);
-      rec.y = R[1] + m0 + (PetscReal)row * dy;
-      if (prm->init == INIT_JITTER) {
+  for (PetscInt64 round = 0; round < rounds; round++) {
+    const PetscInt64 a = PetscMin(start + round * chunk, end), b = PetscMin(a + chunk, end);
+    for (PetscInt64 id = a; id < b; id++) {
+      ParticleRec *rec = &recs[id - a];
+      double       u[2];
+      rec->id = id;
+      rec->r  = InitRadius(prm, id);
+      if (prm->init == INIT_UNIFORM) {
         Uniform2(prm->seed, id, STREAM_POS, u);
-        const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
-        rec.x += rho * PetscCosReal(th);
-        rec.y += rho * PetscSinReal(th);
+        rec->x = R[0] + rec->r + u[0] * (w - 2 * rec->r);
+        rec->y = R[1] + rec->r + u[1] * (hgt - 2 * rec->r);
+      } else {
+        const PetscInt64 row = id / perRow, col = id % perRow;
+        rec->x = R[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
+        rec->y = R[1] + m0 + (PetscReal)row * dy;
+        if (prm->init == INIT_JITTER) {
+          Uniform2(prm->seed, id, STREAM_POS, u);
+          const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
+          rec->x += rho * PetscCosReal(th);
+          rec->y += rho * PetscSinReal(th);
+        }
       }
     }
-    p->x[p->n]  = rec.x;
-    p->y[p->n]  = rec.y;
-    p->r[p->n]  = rec.r;
-    p->id[p->n] = rec.id;
-    p->n++;
+    PetscCall(RouteToOwners(d, (PetscInt)(b - a), recs, p));
   }
-  PetscCall(RouteToOwners(d, p));
+  PetscCall(PetscFree(recs));
   PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,6 +23,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscInt       step0;
   char           hex[33];
   PetscMPIInt    size;
+  PetscReal      rss0, rss1;
 
   PetscFunctionBeginUser;
   PetscCall(ErrorsInstall());
@@ -47,6 +48,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCallMPI(MPI_Comm_size(comm, &size));
 
   PetscCall(PetscLogStagePush(THRONG_EV.setup));
+  PetscCall(ReportResidentBytes(PETSC_FALSE, &rss0));
   if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
   PetscCall(SimCreate(comm, &prm, &s));
   if (!prm.quiet)
@@ -75,6 +77,13 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &checks, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCall(SimCheckConservation(&s));
+    PetscCall(ReportResidentBytes(PETSC_TRUE, &rss1));
+    {
+      PetscReal mem[2] = {rss1, rss1 - rss0};
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPIU_REAL, MPI_SUM, comm));
+      rss1 = mem[0];
+      rss0 = mem[1];
+    }
     PetscCall(StateDigest(comm, &s.P, &dg));
     PetscCheck(dg.n == prm.n, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, prm.n);
     if (prm.map && !prm.quiet) PetscCall(ReportMap(&s, 64, 24));
@@ -82,6 +91,8 @@ static PetscErrorCode Run(int *argc, char ***argv)
                           el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
     PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
+    if (prm.n > 0)
+      PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }

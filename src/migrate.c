@@ -119,25 +119,24 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RouteToOwners(const Domain *d, Particles *p)
+PetscErrorCode RouteToOwners(const Domain *d, PetscInt count, const ParticleRec *recs, Particles *p)
 {
   PetscMPIInt *sc, *sd, *rc, *rd, *fill;
   PetscInt    *dest, nin = 0;
   ParticleRec *sbuf, *rbuf;
 
   PetscFunctionBeginUser;
-  p->ng = 0;
   PetscCall(PetscCalloc5(d->size, &sc, d->size, &sd, d->size, &rc, d->size, &rd, d->size, &fill));
-  PetscCall(PetscMalloc1(p->n + 1, &dest));
-  for (PetscInt i = 0; i < p->n; i++) {
+  PetscCall(PetscMalloc1(count + 1, &dest));
+  for (PetscInt i = 0; i < count; i++) {
     PetscInt cx, cy;
-    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
+    DomainCellOf(d, recs[i].x, recs[i].y, &cx, &cy);
     dest[i] = DomainOwnerOfCell(d, cx, cy);
     sc[dest[i]]++;
   }
   for (PetscMPIInt k = 1; k < d->size; k++) sd[k] = sd[k - 1] + sc[k - 1];
-  PetscCall(PetscMalloc1(p->n + 1, &sbuf));
-  for (PetscInt i = 0; i < p->n; i++) ParticlesGetRec(p, i, &sbuf[sd[dest[i]] + fill[dest[i]]++]);
+  PetscCall(PetscMalloc1(count + 1, &sbuf));
+  for (PetscInt i = 0; i < count; i++) sbuf[sd[dest[i]] + fill[dest[i]]++] = recs[i];
   PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm));
   for (PetscMPIInt k = 0; k < d->size; k++) {
     rd[k] = (PetscMPIInt)nin;
@@ -145,7 +144,6 @@ PetscErrorCode RouteToOwners(const Domain *d, Particles *p)
   }
   PetscCall(PetscMalloc1(nin + 1, &rbuf));
   PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, RecType(), rbuf, rc, rd, RecType(), d->comm));
-  p->n = 0;
   PetscCall(ParticlesAppend(p, nin, rbuf));
   PetscCall(PetscFree(rbuf));
   PetscCall(PetscFree(sbuf));

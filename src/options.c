@@ -38,7 +38,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->nhalf            = 0;
   p->skin             = -1; /* default: 0.2 r_max */
   p->rebin            = 0.25;
-  p->tile             = 8;
+  p->tile             = 16;
   p->gamma            = 1.0;
   p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
   p->gravity[0] = p->gravity[1] = 0;
@@ -106,6 +106,12 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", NULL, p->skin, &p->skin, NULL));
   PetscCall(PetscOptionsReal("-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin", NULL, p->rebin, &p->rebin, NULL));
   PetscCall(PetscOptionsInt("-tile", "Tile edge in cells (>= 2): the unit of the colour-ordered sweep", NULL, p->tile, &p->tile, NULL));
+  {
+    PetscInt  ng = 2;
+    PetscBool gset;
+    PetscCall(PetscOptionsIntArray("-rank_grid", "Ranks along x and y (default: the shortest halo)", NULL, p->grid, &ng, &gset));
+    PetscCheck(!gset || ng == 2, comm, PETSC_ERR_USER_INPUT, "option -rank_grid needs 2 comma-separated numbers, got %" PetscInt_FMT, ng);
+  }
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy", 2, p->gravity, &set));

@@ -8,10 +8,11 @@
  * footprints (domain.c), so projecting them in any order, or at the same time on
  * different ranks, gives the same result as projecting them one after the other.  The
  * four colours run in sequence and between colours the halo brings every rank's ghosts
- * up to date (reverse, then forward exchange: halo.c).  Inside a tile the order is cell
- * by cell (row-major), disk by disk (id order): walls of each disk of the cell, then for
- * each disk its pairs with later disks of the same cell and with the disks of the cells
- * E, NW, N, NE.  This order depends on the binning only — never on the rank count —
+ * up to date (reverse, then forward exchange: halo.c).  Inside a tile the order is: the
+ * even cell rows, then the odd ones (each row west to east; rows of one parity touch
+ * disjoint disks, see SweepTile), disk by disk in id order inside a cell: walls of each
+ * disk of the cell, then for each disk its pairs with later disks of the same cell and
+ * with the disks of the cells E, NW, N, NE.  This order depends on the binning only — never on the rank count —
  * and so does every floating-point operation: the trajectory is bitwise the same on any
  * number of ranks.
  *
@@ -39,33 +40,49 @@
 #include <throng/sim.h>
 #include <throng/project.h>
 
-static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x, PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id, const Walls *wl)
+static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x, PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id, const Walls *wl, const char *wallMask)
 {
   const PetscInt b = c->beg[k], e = c->end[k];
   if (b == e) return;
-  for (PetscInt i = b; i < e; i++)
-    for (PetscInt w = 0; w < wl->n; w++) ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
+  if (wallMask[k])
+    for (PetscInt i = b; i < e; i++)
+      for (PetscInt w = 0; w < wl->n; w++) ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
   for (PetscInt i = b; i < e; i++) {
     PetscReal        xi = x[i], yi = y[i];
     const PetscReal  ri = r[i];
     const PetscInt64 idi = id[i];
-    for (PetscInt j = i + 1; j < e; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, id[j]);
+    for (PetscInt j = i + 1; j < e; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]);
     for (int f = 0; f < 4; f++) {
       const PetscInt nk = k + fwd[f], je = c->end[nk];
-      for (PetscInt j = c->beg[nk]; j < je; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, id[j]);
+      for (PetscInt j = c->beg[nk]; j < je; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]);
     }
     x[i] = xi;
     y[i] = yi;
   }
 }
 
-static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, PetscInt tx, PetscInt ty)
+/* A tile's cells in the sweep order: first the cell rows y0, y0+2, ..., then y0+1,
+   y0+3, ...; in a row, west to east.  A row's footprint is itself and the row above, so
+   rows of one parity are independent of each other: we run two of them at once, cell by
+   cell, which gives the processor two independent Gauss-Seidel chains to overlap.  The
+   result is that of sweeping those rows one after the other.                          */
+static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, const char *wallMask, PetscInt tx, PetscInt ty)
 {
   const PetscInt L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
   const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
   const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
-  for (PetscInt cy = y0; cy < y1; cy++)
-    for (PetscInt cx = x0; cx < x1; cx++) SweepCell(DomainLocalCell(d, cx, cy), fwd, c, p->x, p->y, p->r, p->id, wl);
+  for (PetscInt parity = 0; parity < 2; parity++)
+    for (PetscInt cy = y0 + parity; cy < y1; cy += 4) {
+      const PetscInt ka = DomainLocalCell(d, x0, cy);
+      if (cy + 2 < y1) {
+        const PetscInt kb = ka + 2 * L;
+        for (PetscInt cx = 0; cx < x1 - x0; cx++) {
+          SweepCell(ka + cx, fwd, c, p->x, p->y, p->r, p->id, wl, wallMask);
+          SweepCell(kb + cx, fwd, c, p->x, p->y, p->r, p->id, wl, wallMask);
+        }
+      } else
+        for (PetscInt cx = 0; cx < x1 - x0; cx++) SweepCell(ka + cx, fwd, c, p->x, p->y, p->r, p->id, wl, wallMask);
+    }
 }
 
 PetscErrorCode PBDSweep(Sim *s)
@@ -76,7 +93,7 @@ PetscErrorCode PBDSweep(Sim *s)
   for (int colour = 0; colour < THRONG_NCOLOURS; colour++) {
     PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
     for (PetscInt ty = d->t0[1] + ((d->t0[1] & 1) != (colour >> 1)); ty < d->t1[1]; ty += 2)
-      for (PetscInt tx = d->t0[0] + ((d->t0[0] & 1) != (colour & 1)); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, tx, ty);
+      for (PetscInt tx = d->t0[0] + ((d->t0[0] & 1) != (colour & 1)); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
     if (d->size > 1) {
       PetscCall(HaloReverse(d, &s->P, &s->halo));

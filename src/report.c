@@ -3,6 +3,8 @@
  * A progress line costs one overlap measurement (a pass over the candidate pairs) and
  * a few reductions; it is printed every -progress K steps (default: ten per run).      */
 #include <throng/sim.h>
+#include <string.h>
+#include <stdlib.h>
 
 static void FormatSeconds(PetscReal s, char *buf, size_t n)
 {
@@ -63,5 +65,25 @@ PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny)
     PetscCall(PetscPrintf(d->comm, "%s\n", line));
   }
   PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Resident set size of this process in bytes: VmHWM (peak) or VmRSS (now) of
+   /proc/self/status; 0 where that file does not exist. Not collective. */
+PetscErrorCode ReportResidentBytes(PetscBool peak, PetscReal *bytes)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  char  line[256];
+  const char *key = peak ? "VmHWM:" : "VmRSS:";
+  PetscFunctionBeginUser;
+  *bytes = 0;
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  while (fgets(line, sizeof(line), f)) {
+    if (!strncmp(line, key, strlen(key))) {
+      *bytes = 1024.0 * atof(line + strlen(key));
+      break;
+    }
+  }
+  fclose(f);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,7 +34,7 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->prm  = *prm;
   s->rmax = InitRadiusMax(prm);
-  PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, &s->dom));
+  PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(InitParticles(prm, &s->dom, &s->P));
   PetscCall(CellsCreate(&s->dom, &s->cells));
@@ -42,6 +42,8 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(MigratorCreate(&s->dom, &s->mig));
   PetscCall(DriverSetUp(prm, &s->drv));
   PetscCall(WallsSetUp(prm, &s->walls));
+  PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
+  PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
   PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
   PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
   PetscCall(SimRebin(s));
@@ -57,6 +59,7 @@ PetscErrorCode SimDestroy(Sim *s)
   PetscCall(CellsDestroy(&s->cells));
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
+  PetscCall(PetscFree(s->wallMask));
   PetscCall(DomainDestroy(&s->dom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,7 +16,8 @@ static void TestProjections(void)
     double xi = Rand(&seed), yi = Rand(&seed), xj = Rand(&seed), yj = Rand(&seed), s = 0.05 + Rand(&seed);
     const double mx = 0.5 * (xi + xj), my = 0.5 * (yi + yj), d0 = hypot(xj - xi, yj - yi);
     const double ex = (xj - xi) / d0, ey = (yj - yi) / d0;
-    int moved = ProjectPair(&xi, &yi, &xj, &yj, s, 1, 2);
+    const int64_t two = 2;
+    int moved = ProjectPair(&xi, &yi, &xj, &yj, s, 1, &two);
     const double d1 = hypot(xj - xi, yj - yi);
     if (d0 < s) {
       CHECK(moved && fabs(d1 - s) <= 1e-12 * s, "violated pair not projected to contact: %g vs %g", d1, s);
@@ -26,7 +27,8 @@ static void TestProjections(void)
   }
   { /* coincident centres: deterministic by id */
     double a[2] = {1, 1}, b[2] = {1, 1};
-    ProjectPair(&a[0], &a[1], &b[0], &b[1], 0.5, 9, 3);
+    const int64_t three = 3;
+    ProjectPair(&a[0], &a[1], &b[0], &b[1], 0.5, 9, &three);
     CHECK(a[0] == 1.25 && b[0] == 0.75 && a[1] == 1 && b[1] == 1, "coincident pair: got (%g,%g) (%g,%g)", a[0], a[1], b[0], b[1]);
   }
   for (int k = 0; k < 500; k++) {

@@ -18,12 +18,15 @@ typedef struct {
   PetscInt    c0[2], c1[2]; /* owned cells [c0, c1)                                    */
   PetscInt    ln[2];     /* local grid = owned cells + a ring of one ghost cell        */
   PetscInt    ncell;     /* ln[0] * ln[1]                                             */
+  PetscInt   *slot;      /* storage position of each owned local cell (ring: -1): tiles
+                            colour by colour, row-major; cells row-major in a tile      */
   PetscMPIInt nnbr;      /* neighbours that exist (<= 8)                              */
   PetscMPIInt nbrRank[8];
   PetscInt    nbrDir[8][2]; /* direction (dx, dy) in {-1,0,1}^2 of each neighbour      */
 } Domain;
 
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, Domain *d);
+/* grid: ranks along x and y, or {0, 0} to choose the grid with the shortest halo. */
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d);
 PetscErrorCode DomainDestroy(Domain *d);
 
 /* Global cell of a point; points outside the box are clamped to the boundary cells

@@ -25,6 +25,7 @@ typedef struct {
   PetscReal  rebin;      /* -rebin_fraction: rebin when a prediction has moved a disk  */
                          /*   more than this fraction of the skin since the last binning */
   PetscInt   tile;       /* -tile: tile edge in cells (>= 2)                           */
+  PetscInt   grid[2];    /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
   /* driver f */
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* Returns 1 if the pair was violated (and has been projected). */
-static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, int64_t idj)
+static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, const int64_t *idj)
 {
   const double dx = *xj - *xi, dy = *yj - *yi, d2 = dx * dx + dy * dy;
   if (d2 >= s * s) return 0;
@@ -28,7 +28,7 @@ static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, do
     *yj += c * dy;
   } else {
     const double h = 0.5 * s;
-    if (idi < idj) { *xi -= h; *xj += h; } else { *xi += h; *xj -= h; }
+    if (idi < *idj) { *xi -= h; *xj += h; } else { *xi += h; *xj -= h; }
   }
   return 1;
 }

@@ -19,6 +19,7 @@ typedef struct {
   Migrator  mig;
   Driver    drv;
   Walls     walls;
+  char     *wallMask;  /* per local cell: may a disk there touch a wall?          */
   PetscReal rmax;
   PetscReal time;
   PetscInt  step;
@@ -56,3 +57,4 @@ PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsw
 /* report.c */
 PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBool force);
 PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny);
+PetscErrorCode ReportResidentBytes(PetscBool peak, PetscReal *bytes);
