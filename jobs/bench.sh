@@ -55,22 +55,23 @@ lammps_rate() { # ranks -> "atoms rate"
   awk '/^Loop time of/ { t=$4; p=$6; s=$9; n=$12 } END { if (t > 0) printf "%d %.4e\n", n, n * s / t; else print "0 0" }' "$work/lmp.$1.out"
 }
 
-throng_run() { # ranks -> "rate bytes/disk"
+throng_run() { # ranks -> "rate bytes/disk bytes/disk-above-start-up"
   mpirun -n "$1" build/throng -options_file_yaml configs/bench-dense.yaml -n "$N" \
     -box "0,0,$COLS.5,$((COLS + 1))" -steps "$STEPS" -quiet >"$work/thr.$1.out" 2>&1
   awk '/particle-steps\/s/ && /^summary: steps/ { for (i = 1; i <= NF; i++) if ($i == "particle-steps/s") r = $(i-1) }
-       /^summary: memory/ { for (i = 1; i <= NF; i++) if ($i == "bytes") { b = $(i-1); break } }
-       END { printf "%s %s\n", r, b }' "$work/thr.$1.out"
+       /^summary: memory/ { k = 0; for (i = 1; i <= NF; i++) if ($i == "bytes") { k++; if (k == 1) b = $(i-1); else { a = $(i-1); sub(/^\(/, "", a) } } }
+       END { printf "%s %s %s\n", r, b, a }' "$work/thr.$1.out"
 }
 
 echo "bench: dense scene, $N disks ($COLS per row), $STEPS steps; machine: $(nproc) cores"
-read -r T1 B1 < <(throng_run 1)
-read -r T2 B2 < <(throng_run 2)
+read -r T1 B1 A1 < <(throng_run 1)
+read -r T2 B2 A2 < <(throng_run 2)
 read -r LN L1 < <(lammps_rate 1)
 read -r _ L2 < <(lammps_rate 2)
-awk -v t1="$T1" -v t2="$T2" -v l1="$L1" -v l2="$L2" -v b1="$B1" -v b2="$B2" -v ln="$LN" -v n="$N" 'BEGIN {
-  printf "%-24s %16s %16s %12s %14s\n", "code", "ranks=1 [ps/s]", "ranks=2 [ps/s/core]", "2r / 1r", "bytes/disk"
-  printf "%-24s %16.4e %16.4e %12.3f %14s\n", "throng (PBD)", t1, t2 / 2, t2 / t1, sprintf("%.0f / %.0f", b1, b2)
-  printf "%-24s %16.4e %16.4e %12.3f %14s\n", "LAMMPS gran/hooke (" ln ")", l1, l2 / 2, (l1 > 0 ? l2 / l1 : 0), "-"
+awk -v t1="$T1" -v t2="$T2" -v l1="$L1" -v l2="$L2" -v b1="$B1" -v b2="$B2" -v a1="$A1" -v a2="$A2" -v ln="$LN" -v n="$N" 'BEGIN {
+  printf "%-28s %16s %20s %9s\n", "code (disks)", "1 rank [ps/s]", "2 ranks [ps/s/core]", "2r / 1r"
+  printf "%-28s %16.4e %20.4e %9.3f\n", "throng PBD (" n ")", t1, t2 / 2, t2 / t1
+  printf "%-28s %16.4e %20.4e %9.3f\n", "LAMMPS gran/hooke (" ln ")", l1, l2 / 2, (l1 > 0 ? l2 / l1 : 0)
+  printf "throng resident bytes per disk: 1 rank %.0f (%.0f above the start-up footprint), 2 ranks %.0f (%.0f)\n", b1, a1, b2, a2
   if (l1 > 0) printf "throng / LAMMPS per core: %.2f on 1 rank, %.2f on 2 ranks\n", t1 / l1, (l2 > 0 ? t2 / l2 : 0)
 }'

@@ -15,10 +15,17 @@
  *            (a - 2 r_max) / 2: a random packing at area fraction phi with no overlaps;
  *   uniform  independent uniform positions in the region: overlaps are certain; with
  *            -init_overlap project they are removed by PBD sweeps (h = 0) before the
- *            run and the count is reported, with -init_overlap error the run stops.   */
+ *            run and the count is reported, with -init_overlap error the run stops;
+ *   file     a text file, one disk per line, "x y" or "x y r" (r: else -radius and
+ *            -polydispersity as usual), '#' starts a comment; the disk on the k-th data
+ *            line gets id k - 1.  Rank 0 reads it in chunks and routes them: O(chunk)
+ *            memory, but a serial read (fine up to ~10^8 disks; HDF5 input will scale). */
 #include <throng/init.h>
 #include <throng/migrate.h>
 #include <Random123/philox.h>
+#include <string.h>
+#include <stdlib.h>
+#include <errno.h>
 
 enum { STREAM_RADIUS = 1, STREAM_POS = 2 };
 
@@ -35,7 +42,7 @@ static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2
   u[1]               = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;
 }
 
-PetscReal InitRadiusMax(const Params *prm) { return prm->radius * (1 + prm->poly); }
+PetscReal InitRadiusMax(const Params *prm) { return PetscMax(prm->radius * (1 + prm->poly), prm->rmaxFile); }
 
 PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
@@ -43,6 +50,109 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
   if (prm->poly == 0) return prm->radius;
   Uniform2(prm->seed, id, STREAM_RADIUS, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
+}
+
+/* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */
+static int ParseLine(char *line, double v[3], int *nv)
+{
+  char *s = line, *end;
+  char *hash = strchr(line, '#');
+  if (hash) *hash = 0;
+  *nv = 0;
+  while (1) {
+    while (*s == ' ' || *s == '\t' || *s == ',' || *s == '\r' || *s == '\n') s++;
+    if (!*s) break;
+    if (*nv == 3) return -1;
+    errno      = 0;
+    v[*nv]     = strtod(s, &end);
+    if (end == s || errno == ERANGE || !isfinite(v[*nv])) return -1;
+    (*nv)++;
+    s = end;
+  }
+  if (*nv == 0) return 0;
+  return (*nv == 2 || *nv == 3) ? 1 : -1;
+}
+
+PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax)
+{
+  PetscMPIInt rank;
+  PetscInt64  n = 0, bad = 0;
+  PetscReal   rm = 0;
+  int         ok = 1;
+  char        line[1024];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *f = fopen(path, "r");
+    ok      = f != NULL;
+    for (PetscInt64 ln = 1; f && fgets(line, sizeof(line), f); ln++) {
+      double v[3];
+      int    nv, k = ParseLine(line, v, &nv);
+      if (k < 0 && !bad) bad = ln;
+      if (k > 0) n++;
+      if (k > 0 && nv == 3 && v[2] > rm) rm = v[2];
+    }
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "cannot open -init_file '%s'", path);
+  PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT64, 0, comm));
+  PetscCheck(!bad, comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": expected 'x y' or 'x y r' (finite numbers)", path, bad);
+  PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(&rm, 1, MPIU_REAL, 0, comm));
+  *count = n;
+  *rmax  = rm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InitFromFile(const Params *prm, const Domain *d, Particles *p)
+{
+  const PetscInt chunk = 1 << 16;
+  ParticleRec   *recs;
+  FILE          *f   = NULL;
+  PetscInt64     id  = 0, ln = 0, badLine = 0;
+  PetscMPIInt    rank;
+  int            more = 1;
+  char           line[1024];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(d->comm, &rank));
+  PetscCall(PetscMalloc1(chunk, &recs));
+  if (!rank) {
+    f = fopen(prm->initFile, "r");
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot reopen -init_file '%s'", prm->initFile);
+  }
+  p->n = p->ng = 0;
+  while (more) {
+    PetscInt m = 0;
+    if (!rank) {
+      while (m < chunk && fgets(line, sizeof(line), f)) {
+        double v[3];
+        int    nv, k;
+        ln++;
+        k = ParseLine(line, v, &nv);
+        if (k == 0) continue;
+        recs[m].id = id;
+        recs[m].x  = v[0];
+        recs[m].y  = v[1];
+        recs[m].r  = nv == 3 ? v[2] : InitRadius(prm, id);
+        if (!(recs[m].r > 0) && !badLine) badLine = ln;
+        if ((v[0] < d->lo[0] || v[0] > d->hi[0] || v[1] < d->lo[1] || v[1] > d->hi[1]) && !badLine) badLine = -ln;
+        id++;
+        m++;
+      }
+      more = m == chunk;
+    }
+    PetscCallMPI(MPI_Bcast(&more, 1, MPI_INT, 0, d->comm));
+    PetscCallMPI(MPI_Bcast(&badLine, 1, MPIU_INT64, 0, d->comm));
+    PetscCheck(badLine <= 0, d->comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": the radius must be > 0", prm->initFile, badLine);
+    PetscCheck(badLine == 0, d->comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": the disk is outside the box", prm->initFile, -badLine);
+    PetscCall(RouteToOwners(d, m, recs, p));
+  }
+  if (f) fclose(f);
+  PetscCall(PetscFree(recs));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
@@ -57,6 +167,11 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.init, 0, 0, 0, 0));
+  if (prm->init == INIT_FILE) {
+    PetscCall(InitFromFile(prm, d, p));
+    PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
   PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
   if (prm->init != INIT_UNIFORM && N > 0) {

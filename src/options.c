@@ -17,34 +17,38 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <throng/init.h>
 
-static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "InitKind", "INIT_", NULL};
+static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  /* The embedded default scene: a polydisperse crowd of disks, scattered uniformly over
-     a square box at 25 % area fraction, attracted to the centre (seed 000 §4.3, large). */
-  p->n                = 100000;
+  /* The embedded default scene: a layer of polydisperse disks settling under gravity
+     onto the floor of a wide box, from a jittered lattice (a random packing at 55 %).
+     About 25 layers deep: single-sweep PBD compresses a deep jammed pile by ~1.5 g h per
+     layer (see README), and the default keeps that near 5 % of a diameter.            */
+  p->n                = 20000;
   p->radius           = 0.5;
   p->poly             = 0.2;
-  p->dt               = 0.05;
-  p->steps            = 400;
+  p->dt               = 0.001;
+  p->steps            = 16000;
   p->seed             = 1;
-  p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* 0,0,0,0: sized from n below */
+  p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* sized from n in ProcessOptions */
   p->wallBox          = PETSC_TRUE;
   p->nhalf            = 0;
   p->skin             = -1; /* default: 0.2 r_max */
   p->rebin            = 0.25;
   p->tile             = 16;
-  p->gamma            = 1.0;
+  p->gamma            = 0.0;
   p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
-  p->gravity[0] = p->gravity[1] = 0;
-  p->init             = INIT_UNIFORM;
+  p->gravity[0]       = 0;
+  p->gravity[1]       = -1;
+  p->init             = INIT_JITTER;
   p->region[0] = p->region[1] = p->region[2] = p->region[3] = 0; /* default: the box */
-  p->phi              = 0.5;
+  p->phi              = 0.55;
   p->overlap          = OVERLAP_PROJECT;
   p->overlapTol       = 1e-9;
   p->overlapMaxSweeps = 100000;
@@ -84,18 +88,19 @@ static PetscErrorCode OptionsRealArray(MPI_Comm comm, PetscOptionItems *PetscOpt
 
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
-  PetscBool set, boxSet, regionSet, centerSet;
+  PetscBool set, boxSet, regionSet, centerSet, nSet;
   PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nh;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
-  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-n", "Number of disks", &p->n));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-n", &nSet));
+  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-n", "Number of disks (with -init file: the file's)", &p->n));
   PetscCall(PetscOptionsReal("-radius", "Mean disk radius", NULL, p->radius, &p->radius, NULL));
   PetscCall(PetscOptionsReal("-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1", NULL, p->poly, &p->poly, NULL));
   PetscCall(PetscOptionsReal("-dt", "Time step h", NULL, p->dt, &p->dt, NULL));
   PetscCall(PetscOptionsInt("-steps", "Number of time steps", NULL, p->steps, &p->steps, NULL));
   PetscCall(OptionsInt64(comm, PetscOptionsObject, "-seed", "Seed of every random stream", &p->seed));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-box", "Decomposed box x0,y0,x1,y1 (default: square sized so the disks cover 25%)", 4, p->box, &boxSet));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-box", "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box, &boxSet));
   PetscCall(PetscOptionsBool("-wall_box", "The box edges are walls", NULL, p->wallBox, &p->wallBox, NULL));
   nh = 3 * THRONG_MAX_HALFPLANES;
   PetscCall(PetscOptionsRealArray("-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r", NULL, p->half, &nh, &set));
@@ -115,7 +120,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy", 2, p->gravity, &set));
-  PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 3, InitKinds[p->init], &ninit, NULL));
+  PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 4, InitKinds[p->init], &ninit, NULL));
+  PetscCall(PetscOptionsString("-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", NULL, p->initFile, p->initFile, sizeof(p->initFile), NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
   PetscCall(PetscOptionsReal("-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", NULL, p->phi, &p->phi, NULL));
   PetscCall(PetscOptionsEList("-init_overlap", "Initial overlaps: error or project them away", NULL, OverlapPolicies, 2, OverlapPolicies[p->overlap], &novl, NULL));
@@ -128,6 +134,15 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscOptionsEnd();
   p->init    = (InitKind)ninit;
   p->overlap = (OverlapPolicy)novl;
+
+  if (p->init == INIT_FILE) {
+    PetscInt64 count;
+    PetscCheck(p->initFile[0], comm, PETSC_ERR_USER_INPUT, "-init file needs -init_file PATH");
+    PetscCheck(boxSet, comm, PETSC_ERR_USER_INPUT, "-init file needs the box given with -box x0,y0,x1,y1");
+    PetscCall(InitCountFile(comm, p->initFile, &count, &p->rmaxFile));
+    PetscCheck(!nSet || count == p->n, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT " but '%s' holds %" PetscInt64_FMT " disks (leave -n out with -init file)", p->n, p->initFile, count);
+    p->n = count;
+  }
 
   /* Validation: replicated data, so every rank raises the same error (collective). */
   PetscCheck(p->n >= 0, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": the number of disks must be >= 0", p->n);
@@ -142,15 +157,17 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
 
-  const PetscReal rmax = p->radius * (1 + p->poly);
+  const PetscReal rmax = InitRadiusMax(p);
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
 
-  if (!boxSet) { /* square box with the disks covering 25 % of it, at least 4 cells wide */
-    const PetscReal area = (PetscReal)p->n * PETSC_PI * p->radius * p->radius / 0.25;
-    PetscReal       L    = PetscMax(PetscSqrtReal(area), 8 * (2 * rmax + p->skin));
+  if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
+    const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
+    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 16 * cell);
+    const PetscReal Hlattice = ((PetscReal)p->n * a / W + 1) * a * PetscSqrtReal(3.0) / 2 + 4 * rmax;
     p->box[0] = p->box[1] = 0;
-    p->box[2] = p->box[3] = L;
+    p->box[2] = W;
+    p->box[3] = PetscMax(PetscMax(0.075 * W, 1.25 * Hlattice), 4 * cell);
   }
   PetscCheck(p->box[2] > p->box[0] && p->box[3] > p->box[1], comm, PETSC_ERR_USER_INPUT, "-box %g,%g,%g,%g: need x0 < x1 and y0 < y1", (double)p->box[0], (double)p->box[1], (double)p->box[2], (double)p->box[3]);
   if (!regionSet) PetscCall(PetscArraycpy(p->region, p->box, 4));

@@ -10,6 +10,9 @@ dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 printf 'n: [1000\nradius: 0.5\n' > "$dir/malformed.yaml"
 printf 'n: 100\nbogus_key: 3\n' > "$dir/unknown.yaml"
 printf -- '- just\n- a list\n' > "$dir/list.yaml"
+printf '# x y r\n1 1 0.5\n2 2 abc\n' > "$dir/badline.txt"
+printf '1 1 0.5\n200 2 0.5\n' > "$dir/outside.txt"
+printf '1 1 0.5\n3 3 -0.5\n' > "$dir/negr.txt"
 
 expect_error() { # expected message fragment, throng options...  (NP: rank counts, default "1 2")
   local want=$1; shift
@@ -52,6 +55,11 @@ expect_error "overlapping disks"              -n 2000 -init uniform -init_overla
 expect_error "not inside the box"             -init_region -10,0,5,5 -box 0,0,100,100
 expect_error "not a number"                  -radius abc
 expect_error "Unknown option bogus for -init" -init bogus
+expect_error "line 3: expected"               -init file -init_file "$dir/badline.txt" -box 0,0,20,20 -tile 2
+expect_error "line 2: the disk is outside"    -init file -init_file "$dir/outside.txt" -box 0,0,20,20 -tile 2
+expect_error "line 2: the radius must be"     -init file -init_file "$dir/negr.txt" -box 0,0,20,20 -tile 2
+expect_error "cannot open -init_file"         -init file -init_file "$dir/nope.txt" -box 0,0,20,20 -tile 2
+expect_error "needs the box"                  -init file -init_file "$dir/outside.txt"
 expect_error "zero normal"                    -halfplanes 0,0,1
 
 echo "$passed passed, $failed failed"

@@ -6,5 +6,7 @@
 
 PetscReal InitRadius(const Params *prm, PetscInt64 id);
 PetscReal InitRadiusMax(const Params *prm);
+/* Count the disk lines (and the largest radius given in them, 0 if none) of an -init_file (rank 0 reads, the count is broadcast). */
+PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax);
 /* Create the disks of this rank (collective); they end on the rank that owns them. */
 PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p);

@@ -4,7 +4,7 @@
 
 #define THRONG_MAX_HALFPLANES 16
 
-typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM } InitKind;
+typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
 
 typedef struct {
@@ -31,7 +31,9 @@ typedef struct {
   PetscReal  center[2];  /* -attract_center cx,cy                                      */
   PetscReal  gravity[2]; /* -gravity gx,gy: constant field                             */
   /* initial condition */
-  InitKind      init;       /* -init lattice|jitter|uniform                           */
+  InitKind      init;       /* -init lattice|jitter|uniform|file                      */
+  char          initFile[PETSC_MAX_PATH_LEN]; /* -init_file: lines "x y [r]"            */
+  PetscReal     rmaxFile;   /* largest radius given in the file (0: none)             */
   PetscReal     region[4];  /* -init_region x0,y0,x1,y1 (default: the box)            */
   PetscReal     phi;        /* -init_phi: packing fraction of the lattice              */
   OverlapPolicy overlap;    /* -init_overlap error|project                             */
