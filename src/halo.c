@@ -26,16 +26,6 @@
 #include <string.h>
 #include <math.h>
 
-static MPI_Datatype RecType(void)
-{
-  static MPI_Datatype t = MPI_DATATYPE_NULL;
-  if (t == MPI_DATATYPE_NULL) {
-    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
-    MPI_Type_commit(&t);
-  }
-  return t;
-}
-
 static MPI_Datatype PairType(void)
 {
   static MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -152,7 +142,7 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     nr += h->rcount[k];
   }
   PetscCall(ReserveLists(h, ns, nr));
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, RecType(), h->rrec, h->rcount, h->rdispl, RecType(), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticleRecType(), h->rrec, h->rcount, h->rdispl, ParticleRecType(), d->nbr));
   h->nrecv = nr;
   h->bytes += (PetscInt64)ns * (PetscInt64)sizeof(ParticleRec);
 

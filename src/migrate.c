@@ -11,16 +11,6 @@
  * created on any rank: MPI_Alltoall of counts, MPI_Alltoallv of records.              */
 #include <throng/migrate.h>
 
-static MPI_Datatype RecType(void)
-{
-  static MPI_Datatype t = MPI_DATATYPE_NULL;
-  if (t == MPI_DATATYPE_NULL) {
-    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
-    MPI_Type_commit(&t);
-  }
-  return t;
-}
-
 PetscErrorCode MigratorCreate(const Domain *d, Migrator *m)
 {
   PetscFunctionBeginUser;
@@ -112,7 +102,7 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     nin += m->rcount[k];
   }
   PetscCall(ReserveRecs(&m->rbuf, &m->capR, nin));
-  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, RecType(), m->rbuf, m->rcount, m->rdispl, RecType(), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, ParticleRecType(), m->rbuf, m->rcount, m->rdispl, ParticleRecType(), d->nbr));
   PetscCall(ParticlesAppend(p, nin, m->rbuf));
   m->moved += nout;
   PetscCall(PetscLogEventEnd(THRONG_EV.migrate, 0, 0, 0, 0));
@@ -143,7 +133,7 @@ PetscErrorCode RouteToOwners(const Domain *d, PetscInt count, const ParticleRec 
     nin += rc[k];
   }
   PetscCall(PetscMalloc1(nin + 1, &rbuf));
-  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, RecType(), rbuf, rc, rd, RecType(), d->comm));
+  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, ParticleRecType(), rbuf, rc, rd, ParticleRecType(), d->comm));
   PetscCall(ParticlesAppend(p, nin, rbuf));
   PetscCall(PetscFree(rbuf));
   PetscCall(PetscFree(sbuf));

@@ -105,3 +105,13 @@ PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const 
   GATHER(PetscInt64, p->id);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+MPI_Datatype ParticleRecType(void)
+{
+  static MPI_Datatype t = MPI_DATATYPE_NULL;
+  if (t == MPI_DATATYPE_NULL) { /* committed once, freed by MPI_Finalize */
+    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+  }
+  return t;
+}

@@ -125,14 +125,7 @@ static PetscErrorCode CheckHalo(Sim *s, const char *when)
   PetscCall(PetscCalloc1(N, &own));
   PetscCall(TestGatherById(s, x, y));
   for (PetscInt i = 0; i < s->P.n; i++) own[s->P.id[i]] = d->rank + 1;
-  PetscCall(PetscArrayzero(xb, N));
-  PetscCall(PetscArrayzero(yb, N));
-  for (PetscInt i = 0; i < s->P.n; i++) {
-    xb[s->P.id[i]] = s->P.xb[i];
-    yb[s->P.id[i]] = s->P.yb[i];
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, xb, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, yb, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(TestGatherArraysById(s, s->P.xb, s->P.yb, xb, yb));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, own, (PetscMPIInt)N, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
   char *seen;
   PetscCall(PetscCalloc1(N, &seen));

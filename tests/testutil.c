@@ -16,18 +16,25 @@ PetscErrorCode TestSimCreate(const char *opts, Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y)
+PetscErrorCode TestGatherArraysById(Sim *s, const PetscReal *a, const PetscReal *b, PetscReal *A, PetscReal *B)
 {
   const PetscInt64 N = s->prm.n;
   PetscFunctionBeginUser;
-  PetscCall(PetscArrayzero(x, N));
-  PetscCall(PetscArrayzero(y, N));
+  PetscCall(PetscArrayzero(A, N));
+  PetscCall(PetscArrayzero(B, N));
   for (PetscInt i = 0; i < s->P.n; i++) {
-    x[s->P.id[i]] = s->P.x[i];
-    y[s->P.id[i]] = s->P.y[i];
+    A[s->P.id[i]] = a[i];
+    B[s->P.id[i]] = b[i];
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, x, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, y, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, A, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, B, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TestGatherArraysById(s, s->P.x, s->P.y, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -23,5 +23,7 @@ extern int test_passed, test_failed;
 PetscErrorCode TestSimCreate(const char *opts, Sim *s);
 /* Positions of all disks by id, on every rank (arrays of length N). Collective. */
 PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y);
+/* The same for two per-owned-disk arrays a, b (e.g. the binning positions xb, yb). */
+PetscErrorCode TestGatherArraysById(Sim *s, const PetscReal *a, const PetscReal *b, PetscReal *A, PetscReal *B);
 /* Sum failures over ranks, print the closing line, return the exit status. */
 int TestFinish(void);

@@ -18,6 +18,9 @@ typedef struct {
   void       *scratch; /* 8 bytes per entry, for reordering                      */
 } Particles;
 
+/* The MPI datatype of one ParticleRec (bytes: the record never leaves one machine type). */
+MPI_Datatype   ParticleRecType(void);
+
 PetscErrorCode ParticlesCreate(Particles *p, PetscInt cap);
 PetscErrorCode ParticlesDestroy(Particles *p);
 PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap);
