@@ -4,12 +4,14 @@
  * the ghosts dropped.  A disk moves at most a fraction of a cell between rebinnings, so
  * its new owner is this rank or one of the 8 neighbours: one MPI_Neighbor_alltoall of
  * counts and one MPI_Neighbor_alltoallv of records.  A disk that would have to jump
- * further is an error (the time step is far too large for the cells); the ranks first
- * agree on it by a reduction, so all of them stop together with one message.
+ * further is an error (the time step is far too large for the cells), and so is a
+ * position that is no longer finite (a blow-up); the ranks first agree on either by a
+ * reduction, so all of them stop together with one message.
  *
  * RouteToOwners is the general version for the initial condition, where disks are
  * created on any rank: MPI_Alltoall of counts, MPI_Alltoallv of records.              */
 #include <throng/migrate.h>
+#include <math.h>
 
 PetscErrorCode MigratorCreate(const Domain *d, Migrator *m)
 {
@@ -43,7 +45,7 @@ static PetscErrorCode ReserveRecs(ParticleRec **buf, PetscInt *cap, PetscInt m)
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
 {
   PetscInt  nout = 0, nin = 0, keep = 0;
-  PetscBool tooFar = PETSC_FALSE;
+  int       bad[2] = {0, 0}; /* a disk jumped too far; a position is not finite */
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.migrate, 0, 0, 0, 0));
@@ -56,23 +58,28 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
   for (PetscMPIInt k = 0; k < d->nnbr; k++) m->scount[k] = 0;
   for (PetscInt i = 0; i < p->n; i++) {
     PetscInt cx, cy;
-    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
     m->dest[i] = -1;
+    if (!isfinite(p->x[i]) || !isfinite(p->y[i])) {
+      bad[1] = 1;
+      continue;
+    }
+    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
     if (cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1]) continue;
     const PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0], dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
     PetscMPIInt    k;
     for (k = 0; k < d->nnbr; k++)
       if (d->nbrDir[k][0] == dx && d->nbrDir[k][1] == dy) break;
     if (k == d->nnbr) {
-      tooFar = PETSC_TRUE;
+      bad[0] = 1;
       continue;
     }
     m->dest[i] = k;
     m->scount[k]++;
     nout++;
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &tooFar, 1, MPIU_BOOL, MPI_LOR, d->comm));
-  PetscCheck(!tooFar, d->comm, PETSC_ERR_USER_INPUT, "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too large for the cells (or the driver too strong)");
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 2, MPI_INT, MPI_MAX, d->comm));
+  PetscCheck(!bad[1], d->comm, PETSC_ERR_FP, "a disk position is no longer a finite number: the time step -dt is far too large for the driver, or the driver diverges");
+  PetscCheck(!bad[0], d->comm, PETSC_ERR_USER_INPUT, "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too large for the cells (or the driver too strong)");
   PetscCall(ReserveRecs(&m->sbuf, &m->capS, nout));
   for (PetscMPIInt k = 0, o = 0; k < d->nnbr; k++) {
     m->sdispl[k] = o;

@@ -163,7 +163,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 
   if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
     const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
-    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 16 * cell);
+    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)p->tile * cell); /* >= 4 tiles */
     const PetscReal Hlattice = ((PetscReal)p->n * a / W + 1) * a * PetscSqrtReal(3.0) / 2 + 4 * rmax;
     p->box[0] = p->box[1] = 0;
     p->box[2] = W;

@@ -135,7 +135,8 @@ PetscErrorCode PBDStep(Sim *s)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(d2[0]));
-  if (d2[1] > PetscSqr(s->prm.rebin * s->prm.skin)) PetscCall(SimRebin(s));
+  /* written so that a NaN displacement (a blow-up) rebins too, and Migrate reports it */
+  if (!(d2[1] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
   else PetscCall(HaloResetReference(p, &s->halo));
   PetscCall(PBDSweep(s));
   s->step++;

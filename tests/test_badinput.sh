@@ -60,6 +60,7 @@ expect_error "line 2: the disk is outside"    -init file -init_file "$dir/outsid
 expect_error "line 2: the radius must be"     -init file -init_file "$dir/negr.txt" -box 0,0,20,20 -tile 2
 expect_error "cannot open -init_file"         -init file -init_file "$dir/nope.txt" -box 0,0,20,20 -tile 2
 expect_error "needs the box"                  -init file -init_file "$dir/outside.txt"
+expect_error "no longer a finite number"     -gravity 0,-1e308 -dt 1e10 -n 100
 expect_error "zero normal"                    -halfplanes 0,0,1
 
 echo "$passed passed, $failed failed"

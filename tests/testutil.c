@@ -4,14 +4,21 @@ int test_passed = 0, test_failed = 0;
 
 PetscErrorCode TestSimCreate(const char *opts, Sim *s)
 {
+  PetscFunctionBeginUser;
+  PetscCall(TestSimCreateOn(PETSC_COMM_WORLD, opts, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestSimCreateOn(MPI_Comm comm, const char *opts, Sim *s)
+{
   Params prm;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClear(NULL));
   PetscCall(PetscOptionsInsertString(NULL, opts));
   PetscCall(ParamsSetDefaults(&prm));
   prm.quiet = PETSC_TRUE;
-  PetscCall(ProcessOptions(PETSC_COMM_WORLD, &prm));
-  PetscCall(SimCreate(PETSC_COMM_WORLD, &prm, s));
+  PetscCall(ProcessOptions(comm, &prm));
+  PetscCall(SimCreate(comm, &prm, s));
   PetscCall(SimResolveInitialOverlaps(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -26,8 +33,8 @@ PetscErrorCode TestGatherArraysById(Sim *s, const PetscReal *a, const PetscReal 
     A[s->P.id[i]] = a[i];
     B[s->P.id[i]] = b[i];
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, A, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, B, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, A, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, s->dom.comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, B, (PetscMPIInt)N, MPIU_REAL, MPI_SUM, s->dom.comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

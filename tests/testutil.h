@@ -21,6 +21,7 @@ extern int test_passed, test_failed;
 
 /* Create a simulation from an option string (as on the command line). Collective. */
 PetscErrorCode TestSimCreate(const char *opts, Sim *s);
+PetscErrorCode TestSimCreateOn(MPI_Comm comm, const char *opts, Sim *s);
 /* Positions of all disks by id, on every rank (arrays of length N). Collective. */
 PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y);
 /* The same for two per-owned-disk arrays a, b (e.g. the binning positions xb, yb). */
