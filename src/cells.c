@@ -50,8 +50,9 @@ static PetscErrorCode Reserve(Cells *c, PetscInt m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c)
+PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool atBin)
 {
+  const PetscReal *bx = atBin ? p->xb : p->x, *by = atBin ? p->yb : p->y;
   const PetscInt n = p->n;
 
   PetscFunctionBeginUser;
@@ -59,8 +60,8 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c)
   PetscCall(PetscArrayzero(c->count, d->ncell + 1));
   for (PetscInt i = 0; i < n; i++) {
     PetscInt cx, cy;
-    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
-    PetscCheck(cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "disk %" PetscInt64_FMT " at (%g, %g) binned outside its rank's block", p->id[i], (double)p->x[i], (double)p->y[i]);
+    DomainCellOf(d, bx[i], by[i], &cx, &cy);
+    PetscCheck(cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "disk %" PetscInt64_FMT " at (%g, %g) binned outside its rank's block", p->id[i], (double)bx[i], (double)by[i]);
     c->key[i] = d->slot[DomainLocalCell(d, cx, cy)];
     c->count[c->key[i] + 1]++;
   }
@@ -87,9 +88,11 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c)
       c->perm[b + 1] = v;
     }
   }
-  PetscCall(ParticlesGather(p, 0, n, c->perm));
-  PetscCall(PetscArraycpy(p->xb, p->x, n));
-  PetscCall(PetscArraycpy(p->yb, p->y, n));
+  PetscCall(ParticlesGather(p, 0, n, c->perm, atBin));
+  if (!atBin) {
+    PetscCall(PetscArraycpy(p->xb, p->x, n));
+    PetscCall(PetscArraycpy(p->yb, p->y, n));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -121,7 +124,7 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
       c->end[k] = n + c->count[k + 1];
     }
   for (PetscInt g = 0; g < ng; g++) oldOfNew[c->count[c->key[g]]++] = g;
-  PetscCall(ParticlesGather(p, n, ng, oldOfNew));
+  PetscCall(ParticlesGather(p, n, ng, oldOfNew, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,8 +3,10 @@
  * Build (at every rebinning).  For a neighbour in direction (dx, dy) the disks to send
  * are those of the owned cells that lie in that neighbour's ring: one column (dx = ±1)
  * or all columns (dx = 0), times one row or all rows.  They are sent cell by cell in
- * row-major order, id order inside a cell, as full records (x, y, r, id); the receiver
- * appends them after its owned disks and bins them into its ring cells.  The send list
+ * row-major order, id order inside a cell, as records (xb, yb, r, id) — at the position
+ * where the owner binned them, so the receiver bins them into the same cells of its ring
+ * — and appended after the owned disks; a forward exchange then brings their current
+ * positions (after a restart these differ from the binning positions).  The send list
  * (owned index of every sent entry) and the receive list (ghost index of every received
  * entry) are kept: later exchanges move positions only, addressed by these lists.
  *
@@ -131,6 +133,8 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
         for (PetscInt i = c->beg[lc]; i < c->end[lc]; i++) {
           h->sendIdx[e] = i;
           ParticlesGetRec(p, i, &h->srec[e]);
+          h->srec[e].x = p->xb[i]; /* ghosts are binned where their owner binned them */
+          h->srec[e].y = p->yb[i];
           e++;
         }
       }
@@ -152,11 +156,8 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   p->ng = nr;
   PetscCall(CellsBinGhosts(d, p, c, h->perm));
   for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;
-  for (PetscInt e = 0; e < nr; e++) {
-    h->ref[2 * e]     = h->rrec[e].x;
-    h->ref[2 * e + 1] = h->rrec[e].y;
-  }
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscCall(HaloForward(d, p, h)); /* current positions (they differ from xb after a restart) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

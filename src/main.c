@@ -8,10 +8,25 @@
 #include <throng/sim.h>
 #include <throng/errors.h>
 #include <throng/init.h>
+#include <throng/io.h>
+#include <signal.h>
+#include <string.h>
 
 static const char help[] = "throng: first-order position-based dynamics (PBD) of non-overlapping disks.\n"
                            "  mpirun -n P throng [-options_file_yaml config.yaml] [-option value ...]\n"
                            "All options are listed below; see README.md for the model and the algorithm.\n\n";
+
+/* Signals from the batch system: SIGUSR1 asks for a checkpoint, SIGTERM for a checkpoint
+   and a clean stop. The handler only records; the ranks agree on it in the next step's
+   reduction (pbd.c) and act together at the end of that step.                       */
+static volatile sig_atomic_t g_signal = 0;
+static int                   g_exit   = 0;
+
+static void OnSignal(int sig)
+{
+  const sig_atomic_t v = sig == SIGTERM ? 2 : 1;
+  if (v > g_signal) g_signal = v;
+}
 
 static PetscErrorCode Run(int *argc, char ***argv)
 {
@@ -50,10 +65,33 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(PetscLogStagePush(THRONG_EV.setup));
   PetscCall(ReportResidentBytes(PETSC_FALSE, &rss0));
   if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
-  PetscCall(SimCreate(comm, &prm, &s));
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* HDF5 failures are reported as throng errors */
+  if (prm.restart[0]) {
+    PetscCall(SimSetUp(comm, &prm, &s));
+    PetscCall(CheckpointRead(&s, prm.restart));
+    if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: restarted from '%s' at step %" PetscInt_FMT ", t = %g, %" PetscInt64_FMT " disks\n", prm.restart, s.step, (double)s.time, s.idPrint.n));
+  } else PetscCall(SimCreate(comm, &prm, &s));
   if (!prm.quiet)
     PetscCall(PetscPrintf(comm, "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g\n", size, s.dom.p[0], s.dom.p[1], s.dom.nc[0], s.dom.nc[1], (double)s.dom.w[0], (double)s.dom.w[1], prm.tile, (double)s.rmax, (double)prm.skin));
-  PetscCall(SimResolveInitialOverlaps(&s));
+  if (!prm.restart[0]) PetscCall(SimResolveInitialOverlaps(&s));
+  const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE, chk = prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
+  H5MDWriter      w;
+  PetscInt        lastFrame = -1, lastChk = -1;
+  PetscLogDouble  chkClock;
+  PetscMPIInt     rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (output) {
+    PetscCall(H5MDOpen(comm, prm.output, &s, prm.restart[0] ? PETSC_TRUE : PETSC_FALSE, s.step, &w));
+    if (!w.appended) {
+      PetscCall(H5MDWriteFrame(&w, &s));
+      lastFrame = s.step;
+    } else lastFrame = w.frames ? w.fstep[w.frames - 1] : -1;
+  }
+  if (chk) {
+    signal(SIGUSR1, OnSignal);
+    signal(SIGTERM, OnSignal);
+  }
+  PetscCall(PetscTime(&chkClock));
   PetscCall(PetscLogStagePop());
 
   PetscCall(PetscLogStagePush(THRONG_EV.run));
@@ -61,9 +99,33 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(PetscTime(&t0));
   PetscCall(ReportProgress(&s, t0, step0, PETSC_TRUE));
   while (s.step < prm.steps) {
+    PetscLogDouble now;
+    s.control = (PetscReal)g_signal;
+    if (chk && prm.chkWall > 0 && !rank) {
+      PetscCall(PetscTime(&now));
+      if (now - chkClock >= prm.chkWall) s.control = PetscMax(s.control, 1);
+    }
     PetscCall(PBDStep(&s));
+    if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
+      PetscCall(H5MDWriteFrame(&w, &s));
+      lastFrame = s.step;
+    }
+    if (chk && ((prm.chkEvery > 0 && s.step % prm.chkEvery == 0) || s.control >= 1)) {
+      PetscCall(CheckpointWrite(&s, prm.checkpoint));
+      lastChk = s.step;
+      if (g_signal == 1) g_signal = 0;
+      PetscCall(PetscTime(&chkClock));
+      if (!prm.quiet && s.control >= 1) PetscCall(PetscPrintf(comm, "throng: checkpoint '%s' written at step %" PetscInt_FMT " (%s)\n", prm.checkpoint, s.step, s.control >= 2 ? "SIGTERM" : "signal or wall-time interval"));
+    }
+    if (s.control >= 2) {
+      PetscCall(PetscPrintf(comm, "throng: stopped by SIGTERM at step %" PetscInt_FMT "; continue with -restart %s\n", s.step, prm.checkpoint));
+      g_exit = 143;
+      break;
+    }
     PetscCall(ReportProgress(&s, t0, step0, PETSC_FALSE));
   }
+  if (output && lastFrame != s.step) PetscCall(H5MDWriteFrame(&w, &s));
+  if (chk && lastChk != s.step) PetscCall(CheckpointWrite(&s, prm.checkpoint));
   PetscCall(PetscTime(&t1));
   PetscCall(PBDFinishDisplacement(&s));
   PetscCall(PetscLogStagePop());
@@ -96,6 +158,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }
+  if (output) PetscCall(H5MDClose(&w, (PetscReal)(t1 - t0)));
   PetscCall(SimDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -110,5 +173,5 @@ int main(int argc, char **argv)
   ierr = Run(&argc, &argv);
   if (ierr) return ErrorsFinish(ierr);
   ierr = PetscFinalize();
-  return ierr ? 1 : 0;
+  return ierr ? 1 : g_exit;
 }

@@ -56,6 +56,12 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->map              = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
   p->quiet            = PETSC_FALSE;
+  PetscCall(PetscStrncpy(p->output, "throng", sizeof(p->output)));
+  p->outputEvery      = -1; /* default: ten snapshots per run */
+  p->checkpoint[0]    = 0;
+  p->chkEvery         = 0;
+  p->chkWall          = 0;
+  p->restart[0]       = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,6 +137,12 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsBool("-map", "Print an ASCII density map of the final state", NULL, p->map, &p->map, NULL));
   PetscCall(PetscOptionsBool("-check_conservation", "Verify the id set after every migration", NULL, p->checkConservation, &p->checkConservation, NULL));
   PetscCall(PetscOptionsBool("-quiet", "Print only the final summary", NULL, p->quiet, &p->quiet, NULL));
+  PetscCall(PetscOptionsString("-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", NULL, p->output, p->output, sizeof(p->output), NULL));
+  PetscCall(PetscOptionsInt("-output_every", "Snapshot every K steps (0: first and last only; default: 10 per run)", NULL, p->outputEvery, &p->outputEvery, NULL));
+  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", NULL, p->checkpoint, p->checkpoint, sizeof(p->checkpoint), NULL));
+  PetscCall(PetscOptionsInt("-checkpoint_every", "Checkpoint every K steps (0: off)", NULL, p->chkEvery, &p->chkEvery, NULL));
+  PetscCall(PetscOptionsReal("-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", NULL, p->chkWall, &p->chkWall, NULL));
+  PetscCall(PetscOptionsString("-restart", "Continue from this checkpoint (give the original run's options)", NULL, p->restart, p->restart, sizeof(p->restart), NULL));
   PetscOptionsEnd();
   p->init    = (InitKind)ninit;
   p->overlap = (OverlapPolicy)novl;
@@ -156,6 +168,13 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
   PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
+  PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
+  PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
+  PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
+  if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
+  if (p->outputEvery < 0) p->outputEvery = PetscMax(1, p->steps / 10);
+  if (!p->checkpoint[0] && strcmp(p->output, "none")) PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
+  if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
 
   const PetscReal rmax = InitRadiusMax(p);
   if (p->skin < 0) p->skin = 0.2 * rmax;

@@ -95,7 +95,7 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt count, const ParticleRec *
     PetscCall(PetscArraycpy((a) + offset, tmp_, m)); \
   } while (0)
 
-PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src)
+PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool withBin)
 {
   PetscFunctionBeginUser;
   PetscCheck(offset + m <= p->cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gather beyond capacity");
@@ -103,6 +103,10 @@ PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const 
   GATHER(PetscReal, p->y);
   GATHER(PetscReal, p->r);
   GATHER(PetscInt64, p->id);
+  if (withBin) {
+    GATHER(PetscReal, p->xb);
+    GATHER(PetscReal, p->yb);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -125,14 +125,16 @@ static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
 PetscErrorCode PBDStep(Sim *s)
 {
   Particles *p = &s->P;
-  PetscReal  d2[2];
+  PetscReal  d2[3];
 
   PetscFunctionBeginUser;
   /* Prediction, fused with the displacement check: d2[0] is where the last sweep left
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
+  d2[2] = s->control; /* requests (signals, wall clock) ride on the same reduction */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
+  s->control = d2[2];
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(d2[0]));
   /* written so that a NaN displacement (a blow-up) rebins too, and Migrate reports it */

@@ -8,6 +8,7 @@
  * overlap while the displacement check of pbd.c holds.                                  */
 #include <throng/sim.h>
 #include <throng/init.h>
+#include <throng/idorder.h>
 
 ThrongEvents THRONG_EV;
 
@@ -23,6 +24,7 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrMigrate", cls, &THRONG_EV.migrate));
   PetscCall(PetscLogEventRegister("ThrDiag", cls, &THRONG_EV.diag));
   PetscCall(PetscLogEventRegister("ThrInit", cls, &THRONG_EV.init));
+  PetscCall(PetscLogEventRegister("ThrIO", cls, &THRONG_EV.io));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -31,12 +33,23 @@ PetscErrorCode SimRegisterEvents(void)
 PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
 {
   PetscFunctionBeginUser;
+  PetscCall(SimSetUp(comm, prm, s));
+  PetscCall(InitParticles(prm, &s->dom, &s->P));
+  PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
+  PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
+  PetscCall(SimRebin(s));
+  s->rebins = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
+{
+  PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->prm  = *prm;
   s->rmax = InitRadiusMax(prm);
   PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
-  PetscCall(InitParticles(prm, &s->dom, &s->P));
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));
   PetscCall(MigratorCreate(&s->dom, &s->mig));
@@ -44,10 +57,6 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(WallsSetUp(prm, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
-  PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
-  PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
-  PetscCall(SimRebin(s));
-  s->rebins = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,13 +84,54 @@ PetscErrorCode SimCheckConservation(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt step, PetscReal time)
+{
+  PetscMPIInt *dest;
+  void        *out;
+  PetscInt     m;
+  IoRec       *r;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(count + 1, &dest));
+  for (PetscInt i = 0; i < count; i++) {
+    PetscInt cx, cy;
+    DomainCellOf(&s->dom, recs[i].xb, recs[i].yb, &cx, &cy);
+    dest[i] = DomainOwnerOfCell(&s->dom, cx, cy);
+  }
+  PetscCall(RouteRecords(s->dom.comm, count, recs, sizeof(IoRec), dest, &out, &m));
+  PetscCall(PetscFree(dest));
+  r = (IoRec *)out;
+  s->P.n = s->P.ng = 0;
+  PetscCall(ParticlesReserve(&s->P, m));
+  for (PetscInt i = 0; i < m; i++) {
+    s->P.id[i] = r[i].id;
+    s->P.x[i]  = r[i].x;
+    s->P.y[i]  = r[i].y;
+    s->P.r[i]  = r[i].r;
+    s->P.xb[i] = r[i].xb;
+    s->P.yb[i] = r[i].yb;
+  }
+  s->P.n = m;
+  PetscCall(PetscFree(out));
+  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells, PETSC_TRUE));
+  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
+  PetscCall(CellsCountCandidates(&s->dom, &s->cells));
+  PetscCall(IdFingerprint(s->dom.comm, &s->P, &s->idPrint));
+  s->prm.n = s->idPrint.n;
+  s->step  = step;
+  s->time  = time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
   PetscCall(SimCheckConservation(s));
   PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
-  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells));
+  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
   PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
   PetscCall(CellsCountCandidates(&s->dom, &s->cells));

@@ -18,7 +18,7 @@ expect_error() { # expected message fragment, throng options...  (NP: rank count
   local want=$1; shift
   for np in ${NP:-1 2}; do
     local log="$dir/log" rc
-    timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 "$@" >"$log" 2>&1
+    timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 -output none "$@" >"$log" 2>&1
     rc=$?
     local nerr; nerr=$(grep -c '^throng: error' "$log")
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -q -- "$want" "$log" \

@@ -19,7 +19,7 @@ scenario() { # name, ranks list, options...
   local ref="" np log digest moved
   for np in $ranks; do
     log="$out/$name.$np.log"
-    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -check_conservation "$@" >"$log" 2>&1
+    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation "$@" >"$log" 2>&1
     check "$name on $np ranks exited with $?" $?
     digest=$(sed -n 's/^state-digest: //p' "$log")
     moved=$(sed -n 's/.* migrated \([0-9]*\) .*/\1/p' "$log")

@@ -14,8 +14,9 @@ typedef struct {
 
 PetscErrorCode CellsCreate(const Domain *d, Cells *c);
 PetscErrorCode CellsDestroy(Cells *c);
-/* Sort owned disks by local cell, then by id; record xb, yb. Not collective. */
-PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c);
+/* Sort owned disks by local cell, then by id. Binned by (x, y), which become (xb, yb);
+   or, with atBin (restart), by the stored (xb, yb), which are kept. Not collective.  */
+PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool atBin);
 /* Sort the ghosts [n, n+ng) into the ring cells (stable); perm[k] = old ghost index of
    the ghost now at n + k (ghost indices relative to n). Not collective.                */
 PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt *oldOfNew);

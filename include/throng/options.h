@@ -44,6 +44,12 @@ typedef struct {
   PetscBool  map;        /* -map: print an ASCII density map of the final state        */
   PetscBool  checkConservation; /* -check_conservation: verify ids after migrations    */
   PetscBool  quiet;      /* -quiet: only the final summary                             */
+  char       output[PETSC_MAX_PATH_LEN];     /* -output PREFIX: PREFIX.h5, PREFIX.xdmf ("none") */
+  PetscInt   outputEvery;                    /* -output_every K: snapshot every K steps (0: first and last) */
+  char       checkpoint[PETSC_MAX_PATH_LEN]; /* -checkpoint PATH (default PREFIX.chk.h5)        */
+  PetscInt   chkEvery;                       /* -checkpoint_every K steps (0: off)              */
+  PetscReal  chkWall;                        /* -checkpoint_wall T seconds of wall time (0: off) */
+  char       restart[PETSC_MAX_PATH_LEN];    /* -restart PATH: continue from a checkpoint       */
 } Params;
 
 PetscErrorCode ParamsSetDefaults(Params *p);

@@ -27,5 +27,6 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap);
 void           ParticlesGetRec(const Particles *p, PetscInt i, ParticleRec *rec);
 void           ParticlesSetRec(Particles *p, PetscInt i, const ParticleRec *rec);
 PetscErrorCode ParticlesAppend(Particles *p, PetscInt count, const ParticleRec *recs);
-/* Reorder the first m entries so that entry k moves from index src[k] (a gather).     */
-PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src);
+/* Reorder entries [offset, offset+m): entry k moves from index src[k] (a gather); with
+   withBin the binning positions xb, yb move too.                                      */
+PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool withBin);

@@ -9,6 +9,7 @@
 #include <throng/drivers.h>
 #include <throng/walls.h>
 #include <throng/digest.h>
+#include <throng/idorder.h>
 
 typedef struct {
   Params    prm;
@@ -28,10 +29,15 @@ typedef struct {
   PetscInt64 pairChecks;   /* candidate pair evaluations on this rank                  */
   PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
   Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
+  PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
 } Sim;
 
 /* Collective. Sets up everything from prm and creates the initial disks. */
 PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s);
+/* Collective. Everything but the disks (for a restart: then CheckpointRead). */
+PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s);
+/* Collective. Disks from records (any rank), binned at their stored binning positions. */
+PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt step, PetscReal time);
 PetscErrorCode SimDestroy(Sim *s);
 /* Rebin (migrate, bin, rebuild ghosts) from the current positions. Collective. */
 PetscErrorCode SimRebin(Sim *s);

@@ -16,7 +16,7 @@
 
 /* Log events, one per phase of a step (registered in SimRegisterEvents). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

@@ -1,0 +1,41 @@
+/* io — collective parallel HDF5 output: H5MD snapshots with an XDMF sidecar for
+   ParaView, and exact checkpoints. See src/io_h5md.c and src/checkpoint.c.           */
+#pragma once
+#include <throng/sim.h>
+#include <hdf5.h>
+
+/* A negative HDF5 status becomes a PETSc error on comm (collective if comm is). */
+#define PetscCallHDF5(comm, expr) \
+  do { \
+    if ((expr) < 0) SETERRQ((comm), PETSC_ERR_LIB, "HDF5 call failed: %s", #expr); \
+  } while (0)
+
+typedef struct {
+  MPI_Comm   comm;
+  hid_t      file, dxpl;
+  hid_t      pos, rad, idv, step, time, count; /* value datasets, step/time/count series */
+  PetscInt   frames;
+  PetscBool  appended;             /* reopened an existing file (restart)             */
+  PetscInt64 nmax;                 /* second extent of the value datasets            */
+  PetscInt   cap;                  /* frame metadata for the XDMF (rank 0)           */
+  PetscInt  *fstep;
+  PetscReal *ftime;
+  PetscInt64 *fcount;
+  char       h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
+} H5MDWriter;
+
+/* Create PREFIX.h5 and PREFIX.xdmf, or (append: a restart) reopen an existing PREFIX.h5
+   and drop its frames after step `from`; w->appended tells which. Collective.        */
+PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w);
+/* Append the current state as a frame (rows in id order) and refresh the XDMF. Collective. */
+PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s);
+PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
+
+/* Write a checkpoint atomically (PATH.tmp, then rename). Collective. */
+PetscErrorCode CheckpointWrite(const Sim *s, const char *path);
+/* Read a checkpoint into s (domain and helpers already created): disks, binning, step,
+   time. Checks format, version and that the physics parameters match. Collective.     */
+PetscErrorCode CheckpointRead(Sim *s, const char *path);
+/* Attributes with the options in force, versions, git revision and rank count. */
+PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
+PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);

@@ -1,0 +1,266 @@
+/* checkpoint — exact restarts, on any number of ranks.
+ *
+ * What makes a restart exact.  The state of a run is more than the positions: the sweep
+ * order and the rebin decisions depend on the cells the disks were binned into at the
+ * last rebinning, i.e. on their binning positions (xb, yb).  A checkpoint therefore stores
+ * per disk (id, x, y, r, xb, yb), rows in id order (idorder.c), plus step and time.  On
+ * restart each rank reads a block of rows, the disks go to the ranks owning the cells of
+ * (xb, yb), are binned there by (xb, yb) — the cells of the original run — and the ghosts
+ * are rebuilt.  Every later floating-point operation is the one the uninterrupted run does,
+ * on any rank count: the state digest and the snapshots come out identical.
+ *
+ * Safety.  A checkpoint is written to PATH.tmp and renamed to PATH only once complete
+ * (rename is atomic): a crash mid-write leaves the previous checkpoint intact.  Reading
+ * checks the format name and version, the dataset sizes, and that the parameters that
+ * define the equations (time step, box, walls, drivers, cells) are the ones of this run;
+ * every failure — also a read failing on some ranks only, as a truncated file does — is
+ * first agreed on by all ranks and then reported once.                                  */
+#include <throng/io.h>
+#include <throng/idorder.h>
+#include <string.h>
+
+#define CHECKPOINT_FORMAT  "throng-checkpoint"
+#define CHECKPOINT_VERSION 1
+
+static const char *names[5] = {"x", "y", "r", "xb", "yb"};
+
+/* The parameters that define the equations being integrated, as one string. */
+static PetscErrorCode PhysicsString(const Params *p, char *buf, size_t len)
+{
+  char more[64];
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, len, "dt=%.17g box=%.17g,%.17g,%.17g,%.17g wall_box=%d skin=%.17g tile=%d rebin_fraction=%.17g attract_gamma=%.17g attract_center=%.17g,%.17g gravity=%.17g,%.17g halfplanes=", (double)p->dt, (double)p->box[0], (double)p->box[1], (double)p->box[2], (double)p->box[3], (int)p->wallBox, (double)p->skin,
+                          (int)p->tile, (double)p->rebin, (double)p->gamma, (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
+  for (PetscInt k = 0; k < 3 * p->nhalf; k++) {
+    PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : "", (double)p->half[k]));
+    PetscCall(PetscStrlcat(buf, more, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* All ranks agree on a local failure before anyone raises it. */
+static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFail)
+{
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Allreduce(&localFail, anyFail, 1, MPIU_BOOL, MPI_LOR, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const char *name, hid_t type, PetscInt64 total, PetscInt64 offset, PetscInt count, const void *buf)
+{
+  hsize_t n = (hsize_t)total, st = (hsize_t)offset, c = (hsize_t)count;
+  hid_t   fs, ms, ds;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
+  PetscCallHDF5(comm, ds = H5Dcreate2(grp, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (total > 0) { /* HDF5 1.10: no collective write of an empty dataset */
+    PetscCallHDF5(comm, ms = H5Screate_simple(1, &c, NULL));
+    if (count) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &c, NULL));
+    else {
+      PetscCallHDF5(comm, H5Sselect_none(fs));
+      PetscCallHDF5(comm, H5Sselect_none(ms));
+    }
+    PetscCallHDF5(comm, H5Dwrite(ds, type, ms, fs, dxpl, buf));
+    PetscCallHDF5(comm, H5Sclose(ms));
+  }
+  PetscCallHDF5(comm, H5Dclose(ds));
+  PetscCallHDF5(comm, H5Sclose(fs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
+{
+  MPI_Comm    comm = s->dom.comm;
+  char        tmp[PETSC_MAX_PATH_LEN + 8], phys[2048];
+  IoRec      *recs;
+  PetscInt    count;
+  PetscInt64  offset, total;
+  hid_t       fapl, file, grp, dxpl;
+  PetscMPIInt rank;
+  PetscReal  *col;
+  long long  *ids;
+  int         ok = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
+  PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
+  PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
+  PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  PetscCallHDF5(comm, H5Pclose(fapl));
+  PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create checkpoint '%s' (directory missing or not writable?)", tmp);
+  PetscCallHDF5(comm, dxpl = H5Pcreate(H5P_DATASET_XFER));
+  PetscCallHDF5(comm, H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscCallHDF5(comm, grp = H5Gcreate2(file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  {
+    const int       version = CHECKPOINT_VERSION, step = (int)s->step;
+    const long long n       = (long long)total;
+    const double    time    = (double)s->time;
+    hid_t           sp, a;
+    PetscCall(IoWriteStringAttr(comm, grp, "format", CHECKPOINT_FORMAT));
+    PetscCallHDF5(comm, sp = H5Screate(H5S_SCALAR));
+    PetscCallHDF5(comm, a = H5Acreate2(grp, "version", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Awrite(a, H5T_NATIVE_INT, &version));
+    PetscCallHDF5(comm, H5Aclose(a));
+    PetscCallHDF5(comm, a = H5Acreate2(grp, "step", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Awrite(a, H5T_NATIVE_INT, &step));
+    PetscCallHDF5(comm, H5Aclose(a));
+    PetscCallHDF5(comm, a = H5Acreate2(grp, "time", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Awrite(a, H5T_NATIVE_DOUBLE, &time));
+    PetscCallHDF5(comm, H5Aclose(a));
+    PetscCallHDF5(comm, a = H5Acreate2(grp, "n", H5T_NATIVE_LLONG, sp, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Awrite(a, H5T_NATIVE_LLONG, &n));
+    PetscCallHDF5(comm, H5Aclose(a));
+    PetscCallHDF5(comm, H5Sclose(sp));
+    PetscCall(PhysicsString(&s->prm, phys, sizeof(phys)));
+    PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
+    PetscCall(IoWriteMetadata(comm, grp));
+  }
+  PetscCall(PetscMalloc2(count + 1, &col, count + 1, &ids));
+  for (PetscInt i = 0; i < count; i++) ids[i] = (long long)recs[i].id;
+  PetscCall(WriteColumn(comm, grp, dxpl, "id", H5T_NATIVE_LLONG, total, offset, count, ids));
+  for (int k = 0; k < 5; k++) {
+    for (PetscInt i = 0; i < count; i++) col[i] = k == 0 ? recs[i].x : k == 1 ? recs[i].y : k == 2 ? recs[i].r : k == 3 ? recs[i].xb : recs[i].yb;
+    PetscCall(WriteColumn(comm, grp, dxpl, names[k], H5T_NATIVE_DOUBLE, total, offset, count, col));
+  }
+  PetscCall(PetscFree2(col, ids));
+  PetscCall(PetscFree(recs));
+  PetscCallHDF5(comm, H5Gclose(grp));
+  PetscCallHDF5(comm, H5Pclose(dxpl));
+  PetscCallHDF5(comm, H5Fclose(file));
+  PetscCallMPI(MPI_Barrier(comm));
+  if (!rank) ok = rename(tmp, path) == 0;
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_WRITE, "cannot rename checkpoint '%s' to '%s'", tmp, path);
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read attribute `name` (scalar) into v; returns < 0 on failure. */
+static herr_t ReadAttr(hid_t obj, const char *name, hid_t type, void *v)
+{
+  hid_t  a;
+  herr_t e;
+  if (H5Aexists(obj, name) <= 0) return -1;
+  if ((a = H5Aopen(obj, name, H5P_DEFAULT)) < 0) return -1;
+  e = H5Aread(a, type, v);
+  H5Aclose(a);
+  return e;
+}
+
+static herr_t ReadStringAttr(hid_t obj, const char *name, char *buf, size_t len)
+{
+  hid_t  a, t, ft;
+  herr_t e;
+  size_t sz;
+  if (H5Aexists(obj, name) <= 0) return -1;
+  if ((a = H5Aopen(obj, name, H5P_DEFAULT)) < 0) return -1;
+  ft = H5Aget_type(a);
+  sz = H5Tget_size(ft);
+  H5Tclose(ft);
+  if (sz + 1 > len || H5Tis_variable_str(H5Aget_type(a)) > 0) {
+    H5Aclose(a);
+    return -1;
+  }
+  t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, sz);
+  memset(buf, 0, len);
+  e = H5Aread(a, t, buf);
+  H5Tclose(t);
+  H5Aclose(a);
+  return e;
+}
+
+PetscErrorCode CheckpointRead(Sim *s, const char *path)
+{
+  MPI_Comm    comm = s->dom.comm;
+  PetscMPIInt rank, size;
+  int         exists = 0, version = -1, step = 0;
+  long long   n = -1;
+  double      time = 0;
+  char        format[64] = "", phys[2048] = "", mine[2048];
+  hid_t       fapl, file, grp = -1, dxpl;
+  PetscBool   fail;
+  IoRec      *recs;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (!rank) {
+    FILE *f = fopen(path, "rb");
+    exists  = f != NULL;
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "cannot open restart file '%s'", path);
+  PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
+  PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+  PetscCallHDF5(comm, H5Pclose(fapl));
+  PetscCall(Agree(comm, file < 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
+  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is not a readable HDF5 file (truncated or corrupted?)", path);
+  if (H5Lexists(file, "checkpoint", H5P_DEFAULT) > 0) grp = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
+  fail = grp < 0 || ReadStringAttr(grp, "format", format, sizeof(format)) < 0 || strcmp(format, CHECKPOINT_FORMAT) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(Agree(comm, fail, &fail));
+  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s' is an HDF5 file but not a throng checkpoint", path);
+  fail = ReadAttr(grp, "version", H5T_NATIVE_INT, &version) < 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(Agree(comm, fail, &fail));
+  PetscCheck(!fail && version == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' has checkpoint format version %d; this throng reads version %d", path, version, CHECKPOINT_VERSION);
+  fail = ReadAttr(grp, "step", H5T_NATIVE_INT, &step) < 0 || ReadAttr(grp, "time", H5T_NATIVE_DOUBLE, &time) < 0 || ReadAttr(grp, "n", H5T_NATIVE_LLONG, &n) < 0 || n < 0 || ReadStringAttr(grp, "physics", phys, sizeof(phys)) < 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(Agree(comm, fail, &fail));
+  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks step, time, n or physics attributes (damaged?)", path);
+  PetscCall(PhysicsString(&s->prm, mine, sizeof(mine)));
+  PetscCheck(!strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT, "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s", path, phys, mine);
+  PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT, "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
+
+  /* this rank's block of rows */
+  const PetscInt64 lo = (PetscInt64)n * rank / size, hi = (PetscInt64)n * (rank + 1) / size;
+  const PetscInt   m  = (PetscInt)(hi - lo);
+  PetscReal       *col;
+  long long       *ids;
+  PetscCall(PetscMalloc3(m + 1, &recs, m + 1, &col, m + 1, &ids));
+  PetscCallHDF5(comm, dxpl = H5Pcreate(H5P_DATASET_XFER));
+  PetscCallHDF5(comm, H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+  for (int k = -1; k < 5 && n > 0; k++) {
+    const char *nm = k < 0 ? "id" : names[k];
+    hid_t       ds = H5Lexists(grp, nm, H5P_DEFAULT) > 0 ? H5Dopen2(grp, nm, H5P_DEFAULT) : -1, fs = -1, ms = -1;
+    hsize_t     dims = 0, st = (hsize_t)lo, c = (hsize_t)m;
+    herr_t      e    = -1;
+    if (ds >= 0 && (fs = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(fs) == 1 && H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 && dims == (hsize_t)n) {
+      ms = H5Screate_simple(1, &c, NULL);
+      if (m) e = H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &c, NULL);
+      else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
+      if (e >= 0) e = H5Dread(ds, k < 0 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, ms, fs, dxpl, k < 0 ? (void *)ids : (void *)col);
+    }
+    if (ms >= 0) H5Sclose(ms);
+    if (fs >= 0) H5Sclose(fs);
+    if (ds >= 0) H5Dclose(ds);
+    PetscCall(Agree(comm, e < 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
+    PetscCheck(!fail, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path, nm);
+    for (PetscInt i = 0; i < m; i++) {
+      if (k < 0) recs[i].id = (PetscInt64)ids[i];
+      else if (k == 0) recs[i].x = col[i];
+      else if (k == 1) recs[i].y = col[i];
+      else if (k == 2) recs[i].r = col[i];
+      else if (k == 3) recs[i].xb = col[i];
+      else recs[i].yb = col[i];
+    }
+  }
+  H5Pclose(dxpl);
+  H5Gclose(grp);
+  H5Fclose(file);
+  { /* sanity of the values: finite, inside the box, positive radii */
+    PetscBool bad = PETSC_FALSE;
+    for (PetscInt i = 0; i < m; i++)
+      if (!(recs[i].r > 0) || recs[i].r > s->rmax * (1 + 1e-12) || recs[i].x != recs[i].x || recs[i].y != recs[i].y || recs[i].xb != recs[i].xb || recs[i].yb != recs[i].yb || recs[i].id < 0) bad = PETSC_TRUE;
+    PetscCall(Agree(comm, bad, &fail));
+    PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds invalid values (NaN positions, negative ids, or radii <= 0 or larger than this run's -radius and -polydispersity allow)", path);
+  }
+  PetscCall(SimRestore(s, m, recs, step, time));
+  PetscCall(PetscFree3(recs, col, ids));
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,83 @@
+/* idorder — disks redistributed into contiguous, sorted blocks of ids.
+ *
+ * Files must not depend on the rank count: row k of every dataset is the disk with the
+ * k-th smallest id, whatever rank held it.  Before a write the disks are therefore
+ * routed (one MPI_Alltoallv) so that rank r holds the ids in [r M / P, (r+1) M / P), M =
+ * largest id + 1, and sorted there; a rank's rows then start at the exclusive prefix sum
+ * of the counts (MPI_Exscan) and each rank writes one contiguous hyperslab.  Ids may have
+ * gaps (disks that left a crowd): the blocks are of ids, the rows stay dense.           */
+#include <throng/idorder.h>
+#include <stdlib.h>
+
+PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest, void **out, PetscInt *nout)
+{
+  PetscMPIInt size, *sc, *sd, *rc, *rd, *fill;
+  char       *sbuf, *rbuf = NULL;
+  PetscInt64  nin = 0;
+  MPI_Datatype t;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscCalloc5(size, &sc, size, &sd, size, &rc, size, &rd, size, &fill));
+  for (PetscInt i = 0; i < count; i++) sc[dest[i]]++;
+  for (PetscMPIInt k = 1; k < size; k++) sd[k] = sd[k - 1] + sc[k - 1];
+  PetscCall(PetscMalloc1((count + 1) * recsize, &sbuf));
+  for (PetscInt i = 0; i < count; i++) PetscCall(PetscMemcpy(sbuf + (size_t)(sd[dest[i]] + fill[dest[i]]++) * recsize, (const char *)recs + (size_t)i * recsize, recsize));
+  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
+  for (PetscMPIInt k = 0; k < size; k++) {
+    PetscCheck(nin <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "more records than an MPI count can address");
+    rd[k] = (PetscMPIInt)nin;
+    nin += rc[k];
+  }
+  PetscCall(PetscMalloc1((nin + 1) * recsize, &rbuf));
+  PetscCallMPI(MPI_Type_contiguous((int)recsize, MPI_BYTE, &t));
+  PetscCallMPI(MPI_Type_commit(&t));
+  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, t, rbuf, rc, rd, t, comm));
+  PetscCallMPI(MPI_Type_free(&t));
+  PetscCall(PetscFree(sbuf));
+  PetscCall(PetscFree5(sc, sd, rc, rd, fill));
+  *out  = rbuf;
+  *nout = (PetscInt)nin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int CompareId(const void *a, const void *b)
+{
+  const PetscInt64 x = ((const IoRec *)a)->id, y = ((const IoRec *)b)->id;
+  return (x > y) - (x < y);
+}
+
+PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, IoRec **recs, PetscInt *count, PetscInt64 *offset, PetscInt64 *total)
+{
+  PetscMPIInt  size;
+  PetscInt64   M = 0, c;
+  IoRec       *mine;
+  PetscMPIInt *dest;
+  void        *out;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt i = 0; i < p->n; i++) M = PetscMax(M, p->id[i] + 1);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &M, 1, MPIU_INT64, MPI_MAX, comm));
+  PetscCall(PetscMalloc2(p->n + 1, &mine, p->n + 1, &dest));
+  for (PetscInt i = 0; i < p->n; i++) {
+    mine[i] = (IoRec){p->id[i], p->x[i], p->y[i], p->r[i], p->xb[i], p->yb[i]};
+    /* rank k holds ids [k M / P, (k+1) M / P): k = floor((id P + P - 1) / M) - ... */
+    PetscInt64 k = (p->id[i] * size) / M;
+    while (k > 0 && p->id[i] < (k * M + size - 1) / size) k--; /* ceil(k M / P) > id */
+    while (k + 1 < size && p->id[i] >= ((k + 1) * M + size - 1) / size) k++;
+    dest[i] = (PetscMPIInt)k;
+  }
+  PetscCall(RouteRecords(comm, p->n, mine, sizeof(IoRec), dest, &out, count));
+  PetscCall(PetscFree2(mine, dest));
+  *recs = (IoRec *)out;
+  qsort(*recs, (size_t)*count, sizeof(IoRec), CompareId);
+  c = *count;
+  *offset = 0;
+  PetscCallMPI(MPI_Exscan(&c, offset, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscMPIInt rank;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) *offset = 0; /* MPI_Exscan leaves rank 0's result undefined */
+  PetscCallMPI(MPI_Allreduce(&c, total, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

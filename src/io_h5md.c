@@ -1,0 +1,435 @@
+/* io_h5md — snapshots in H5MD 1.1, written collectively through MPI-IO, read by ParaView.
+ *
+ * Layout (H5MD 1.1, the particles group "disks"):
+ *   /h5md                     version = {1, 1}; author/name; creator/{name, version}
+ *   /particles/disks/box      dimension = 2, boundary = {"none", "none"}, edges
+ *   /particles/disks/position/{step, time, value[frame][row][2]}
+ *   /particles/disks/radius/{step, time, value[frame][row]}   (step, time: hard links)
+ *   /particles/disks/id/{step, time, value[frame][row]}
+ *   /observables/particle_number/{step, time, value[frame]}
+ *   /parameters/throng        options in force, versions, git revision, ranks, wall time
+ * value datasets are chunked and extendible in both the frame and the row dimension:
+ * the number of disks may change between frames (crowds leave); unused rows hold the
+ * fill values (NaN, id -1).  Row k of a frame is the disk with the k-th smallest id
+ * (idorder.c), so the file does not depend on the rank count.
+ *
+ * Every write is collective (H5FD_MPIO_COLLECTIVE) and every rank calls H5Dwrite, also
+ * with zero rows (HDF5 1.10 needs all ranks in a collective write); a frame with no disk
+ * at all skips the value datasets, which HDF5 1.10 cannot write collectively when empty.
+ * After each frame the file is flushed and rank 0 rewrites the XDMF 2 sidecar (ParaView
+ * 5.11's XDMF 3 reader crashes on Polyvertex grids; its XDMF 2 reader works) (via a
+ * temporary file and rename), so ParaView can open a running job at any time.         */
+#include <throng/io.h>
+#include <throng/idorder.h>
+#include <string.h>
+
+PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value)
+{
+  hid_t t, sp, a;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
+  PetscCallHDF5(comm, H5Tset_size(t, strlen(value) + 1));
+  PetscCallHDF5(comm, sp = H5Screate(H5S_SCALAR));
+  PetscCallHDF5(comm, a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Awrite(a, t, value));
+  PetscCallHDF5(comm, H5Aclose(a));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscCallHDF5(comm, H5Tclose(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v)
+{
+  hid_t sp, a;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, sp = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR));
+  PetscCallHDF5(comm, a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Awrite(a, type, v));
+  PetscCallHDF5(comm, H5Aclose(a));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj)
+{
+  char        *opts, petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING], hdf5[64];
+  int          len;
+  unsigned     maj, min, rel;
+  PetscMPIInt  size;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetAll(NULL, &opts));
+  PetscCall(IoWriteStringAttr(comm, obj, "options", opts));
+  PetscCall(PetscFree(opts));
+  PetscCall(PetscGetVersion(petsc, sizeof(petsc)));
+  PetscCall(IoWriteStringAttr(comm, obj, "petsc_version", petsc));
+  PetscCallMPI(MPI_Get_library_version(mpi, &len));
+  mpi[strcspn(mpi, "\n")] = 0;
+  PetscCall(IoWriteStringAttr(comm, obj, "mpi_version", mpi));
+  H5get_libversion(&maj, &min, &rel);
+  PetscCall(PetscSNPrintf(hdf5, sizeof(hdf5), "%u.%u.%u", maj, min, rel));
+  PetscCall(IoWriteStringAttr(comm, obj, "hdf5_version", hdf5));
+  PetscCall(IoWriteStringAttr(comm, obj, "throng_version", THRONG_VERSION));
+  PetscCall(IoWriteStringAttr(comm, obj, "git_revision", THRONG_GIT_REVISION));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(WriteAttr(comm, obj, "ranks", H5T_NATIVE_INT, 0, &size));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An extendible series: value[frame][row](x2), chunked, with a fill value. */
+static PetscErrorCode CreateValue(MPI_Comm comm, hid_t grp, int ncomp, hid_t type, const void *fill, hsize_t chunkRows, hid_t *ds)
+{
+  const int rank = ncomp > 1 ? 3 : 2;
+  hsize_t   dims[3] = {0, 0, (hsize_t)ncomp}, maxd[3] = {H5S_UNLIMITED, H5S_UNLIMITED, (hsize_t)ncomp}, chunk[3] = {1, chunkRows, (hsize_t)ncomp};
+  hid_t     sp, dcpl;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, sp = H5Screate_simple(rank, dims, maxd));
+  PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
+  PetscCallHDF5(comm, H5Pset_chunk(dcpl, rank, chunk));
+  PetscCallHDF5(comm, H5Pset_fill_value(dcpl, type, fill));
+  PetscCallHDF5(comm, *ds = H5Dcreate2(grp, "value", type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Pclose(dcpl));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateSeries1(MPI_Comm comm, hid_t grp, const char *name, hid_t type, hid_t *ds)
+{
+  hsize_t dims = 0, maxd = H5S_UNLIMITED, chunk = 256;
+  hid_t   sp, dcpl;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, sp = H5Screate_simple(1, &dims, &maxd));
+  PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
+  PetscCallHDF5(comm, H5Pset_chunk(dcpl, 1, &chunk));
+  PetscCallHDF5(comm, *ds = H5Dcreate2(grp, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Pclose(dcpl));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReserveFrames(H5MDWriter *w, PetscInt n)
+{
+  PetscFunctionBeginUser;
+  if (n <= w->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  n = PetscMax(n, 2 * w->cap + 16);
+  PetscCall(PetscRealloc(sizeof(PetscInt) * n, &w->fstep));
+  PetscCall(PetscRealloc(sizeof(PetscReal) * n, &w->ftime));
+  PetscCall(PetscRealloc(sizeof(PetscInt64) * n, &w->fcount));
+  w->cap = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteXdmf(H5MDWriter *w)
+{
+  PetscMPIInt rank;
+  char        tmp[PETSC_MAX_PATH_LEN + 8];
+  FILE       *f;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
+  f = fopen(tmp, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
+  fprintf(f, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
+  fprintf(f, "  <Grid Name=\"disks\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  for (PetscInt k = 0; k < w->frames; k++) {
+    const long long n = (long long)w->fcount[k], F = (long long)w->frames, M = (long long)w->nmax;
+    if (n == 0) continue;
+    fprintf(f, "   <Grid Name=\"step %d\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", (int)w->fstep[k], (double)w->ftime[k]);
+    fprintf(f, "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\"/>\n", n);
+    fprintf(f, "    <Geometry GeometryType=\"XY\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n", n);
+    fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 0 1 1 1 1 %lld 2</DataItem>\n", (int)k, n);
+    fprintf(f, "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/position/value</DataItem>\n     </DataItem>\n    </Geometry>\n", F, M, w->h5base);
+    const char *names[2] = {"radius", "id"}, *types[2] = {"Float", "Int"};
+    for (int a = 0; a < 2; a++) {
+      fprintf(f, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n", names[a], n);
+      fprintf(f, "      <DataItem Dimensions=\"3 2\" Format=\"XML\">%d 0 1 1 1 %lld</DataItem>\n", (int)k, n);
+      fprintf(f, "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"%s\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n    </Attribute>\n", F, M, types[a], w->h5base, names[a]);
+    }
+    fprintf(f, "   </Grid>\n");
+  }
+  fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  PetscCheck(!fclose(f), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
+  PetscCheck(!rename(tmp, w->xdmf), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, w->xdmf);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OpenFile(MPI_Comm comm, const char *path, PetscBool create, hid_t *file)
+{
+  hid_t fapl;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
+  PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  *file = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5Fopen(path, H5F_ACC_RDWR, fapl);
+  PetscCallHDF5(comm, H5Pclose(fapl));
+  PetscCheck(*file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)", create ? "create" : "open", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w)
+{
+  const double nanv = NAN;
+  const long long negone = -1;
+  hid_t        g, gp;
+  const char  *slash;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(w, sizeof(*w)));
+  w->comm = comm;
+  PetscCall(PetscSNPrintf(w->h5, sizeof(w->h5), "%s.h5", prefix));
+  PetscCall(PetscSNPrintf(w->xdmf, sizeof(w->xdmf), "%s.xdmf", prefix));
+  slash = strrchr(w->h5, '/');
+  PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : w->h5, sizeof(w->h5base))); /* the XDMF sits beside the .h5 */
+  PetscCallHDF5(comm, w->dxpl = H5Pcreate(H5P_DATASET_XFER));
+  PetscCallHDF5(comm, H5Pset_dxpl_mpio(w->dxpl, H5FD_MPIO_COLLECTIVE));
+  if (append) { /* a restart continues the run's snapshot file, if there is one */
+    PetscMPIInt rank;
+    int         exists = 0;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    if (!rank) {
+      FILE *f = fopen(w->h5, "rb");
+      exists  = f != NULL;
+      if (f) fclose(f);
+    }
+    PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+    append = exists ? PETSC_TRUE : PETSC_FALSE;
+  }
+  w->appended = append;
+  if (append) {
+    PetscCall(OpenFile(comm, w->h5, PETSC_FALSE, &w->file));
+    PetscCallHDF5(comm, w->pos = H5Dopen2(w->file, "/particles/disks/position/value", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->rad = H5Dopen2(w->file, "/particles/disks/radius/value", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->idv = H5Dopen2(w->file, "/particles/disks/id/value", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->step = H5Dopen2(w->file, "/particles/disks/position/step", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->time = H5Dopen2(w->file, "/particles/disks/position/time", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->count = H5Dopen2(w->file, "/observables/particle_number/value", H5P_DEFAULT));
+    { /* keep the frames up to step `from`: the restart continues from there */
+      hid_t   sp;
+      hsize_t dims[3];
+      PetscCallHDF5(comm, sp = H5Dget_space(w->pos));
+      PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, dims, NULL));
+      PetscCallHDF5(comm, H5Sclose(sp));
+      w->nmax = (PetscInt64)dims[1];
+      PetscCall(ReserveFrames(w, (PetscInt)dims[0] + 1));
+      if (dims[0]) {
+        PetscCallHDF5(comm, H5Dread(w->step, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fstep));
+        PetscCallHDF5(comm, H5Dread(w->time, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->ftime));
+        PetscCallHDF5(comm, H5Dread(w->count, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fcount));
+      }
+      while (w->frames < (PetscInt)dims[0] && w->fstep[w->frames] <= from) w->frames++;
+    }
+    PetscCall(WriteXdmf(w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(OpenFile(comm, w->h5, PETSC_TRUE, &w->file));
+  { /* /h5md */
+    const int version[2] = {1, 1};
+    hid_t     a, c;
+    PetscCallHDF5(comm, g = H5Gcreate2(w->file, "h5md", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(WriteAttr(comm, g, "version", H5T_NATIVE_INT, 2, version));
+    PetscCallHDF5(comm, a = H5Gcreate2(g, "author", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(IoWriteStringAttr(comm, a, "name", "throng user"));
+    PetscCallHDF5(comm, H5Gclose(a));
+    PetscCallHDF5(comm, c = H5Gcreate2(g, "creator", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(IoWriteStringAttr(comm, c, "name", "throng"));
+    PetscCall(IoWriteStringAttr(comm, c, "version", THRONG_VERSION));
+    PetscCallHDF5(comm, H5Gclose(c));
+    PetscCallHDF5(comm, H5Gclose(g));
+  }
+  { /* /parameters/throng */
+    hid_t p;
+    PetscCallHDF5(comm, gp = H5Gcreate2(w->file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, p = H5Gcreate2(gp, "throng", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(IoWriteMetadata(comm, p));
+    PetscCallHDF5(comm, H5Gclose(p));
+    PetscCallHDF5(comm, H5Gclose(gp));
+  }
+  {
+    hid_t           parts, disks, box, sub;
+    const int       dim = 2;
+    const double    edges[2] = {s->dom.hi[0] - s->dom.lo[0], s->dom.hi[1] - s->dom.lo[1]};
+    const hsize_t   chunkRows = (hsize_t)PetscMax(1, PetscMin(s->prm.n, 65536));
+    PetscCallHDF5(comm, parts = H5Gcreate2(w->file, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, disks = H5Gcreate2(parts, "disks", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, box = H5Gcreate2(disks, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(WriteAttr(comm, box, "dimension", H5T_NATIVE_INT, 0, &dim));
+    {
+      hid_t t, sp, a;
+      hsize_t two = 2;
+      const char bnd[2][5] = {"none", "none"};
+      PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
+      PetscCallHDF5(comm, H5Tset_size(t, 5));
+      PetscCallHDF5(comm, sp = H5Screate_simple(1, &two, NULL));
+      PetscCallHDF5(comm, a = H5Acreate2(box, "boundary", t, sp, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Awrite(a, t, bnd));
+      PetscCallHDF5(comm, H5Aclose(a));
+      PetscCallHDF5(comm, H5Sclose(sp));
+      PetscCallHDF5(comm, H5Tclose(t));
+    }
+    {
+      hid_t   sp, d;
+      hsize_t two = 2;
+      PetscCallHDF5(comm, sp = H5Screate_simple(1, &two, NULL));
+      PetscCallHDF5(comm, d = H5Dcreate2(box, "edges", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, w->dxpl, edges));
+      PetscCallHDF5(comm, H5Dclose(d));
+      PetscCallHDF5(comm, H5Sclose(sp));
+      PetscCall(WriteAttr(comm, box, "offset", H5T_NATIVE_DOUBLE, 2, s->dom.lo));
+    }
+    PetscCallHDF5(comm, H5Gclose(box));
+    PetscCallHDF5(comm, sub = H5Gcreate2(disks, "position", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(CreateValue(comm, sub, 2, H5T_NATIVE_DOUBLE, &nanv, chunkRows, &w->pos));
+    PetscCall(CreateSeries1(comm, sub, "step", H5T_NATIVE_INT, &w->step));
+    PetscCall(CreateSeries1(comm, sub, "time", H5T_NATIVE_DOUBLE, &w->time));
+    PetscCallHDF5(comm, H5Gclose(sub));
+    const char *other[2] = {"radius", "id"};
+    for (int k = 0; k < 2; k++) {
+      PetscCallHDF5(comm, sub = H5Gcreate2(disks, other[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
+      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Gclose(sub));
+    }
+    PetscCallHDF5(comm, H5Gclose(disks));
+    PetscCallHDF5(comm, H5Gclose(parts));
+    PetscCallHDF5(comm, g = H5Gcreate2(w->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, sub = H5Gcreate2(g, "particle_number", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(CreateSeries1(comm, sub, "value", H5T_NATIVE_LLONG, &w->count));
+    PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Gclose(sub));
+    PetscCallHDF5(comm, H5Gclose(g));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
+static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f, PetscInt64 offset, PetscInt count, const void *buf)
+{
+  const int rank = ncomp > 1 ? 3 : 2;
+  hsize_t   start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp}, mdim = (hsize_t)count * (hsize_t)ncomp;
+  hid_t     fs, ms;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, fs = H5Dget_space(ds));
+  PetscCallHDF5(comm, ms = H5Screate_simple(1, &mdim, NULL));
+  if (count) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+  else {
+    PetscCallHDF5(comm, H5Sselect_none(fs));
+    PetscCallHDF5(comm, H5Sselect_none(ms));
+  }
+  (void)rank;
+  PetscCallHDF5(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf));
+  PetscCallHDF5(comm, H5Sclose(ms));
+  PetscCallHDF5(comm, H5Sclose(fs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, int rank, hsize_t frames, hsize_t rows)
+{
+  hsize_t dims[3] = {frames, rows, 2};
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, H5Dset_extent(ds, dims));
+  (void)rank;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
+{
+  MPI_Comm    comm = w->comm;
+  IoRec      *recs;
+  PetscInt    count;
+  PetscInt64  offset, total;
+  PetscReal  *xy, *r;
+  long long  *ids;
+  PetscMPIInt rank;
+  const hsize_t f = (hsize_t)w->frames;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
+  PetscCall(PetscMalloc3(2 * count + 2, &xy, count + 1, &r, count + 1, &ids));
+  for (PetscInt i = 0; i < count; i++) {
+    xy[2 * i]     = recs[i].x;
+    xy[2 * i + 1] = recs[i].y;
+    r[i]          = recs[i].r;
+    ids[i]        = (long long)recs[i].id;
+  }
+  PetscCall(PetscFree(recs));
+  w->nmax = PetscMax(w->nmax, total);
+  PetscCall(Extend(comm, w->pos, 3, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->rad, 2, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->idv, 2, f + 1, (hsize_t)w->nmax));
+  if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
+    PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, xy));
+    PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, r));
+    PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
+  }
+  PetscCall(PetscFree3(xy, r, ids));
+  { /* step, time, count: one element, written by rank 0 within a collective call */
+    const int       st = (int)s->step;
+    const double    tm = (double)s->time;
+    const long long nn = (long long)total;
+    hsize_t         n1 = f + 1, one = 1;
+    hid_t           series[3] = {w->step, w->time, w->count}, types[3] = {H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, H5T_NATIVE_LLONG};
+    const void     *vals[3] = {&st, &tm, &nn};
+    for (int k = 0; k < 3; k++) {
+      hid_t fs, ms;
+      PetscCallHDF5(comm, H5Dset_extent(series[k], &n1));
+      PetscCallHDF5(comm, fs = H5Dget_space(series[k]));
+      PetscCallHDF5(comm, ms = H5Screate_simple(1, &one, NULL));
+      if (!rank) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &f, NULL, &one, NULL));
+      else {
+        PetscCallHDF5(comm, H5Sselect_none(fs));
+        PetscCallHDF5(comm, H5Sselect_none(ms));
+      }
+      PetscCallHDF5(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]));
+      PetscCallHDF5(comm, H5Sclose(ms));
+      PetscCallHDF5(comm, H5Sclose(fs));
+    }
+    PetscCall(ReserveFrames(w, w->frames + 1));
+    w->fstep[w->frames]  = st;
+    w->ftime[w->frames]  = tm;
+    w->fcount[w->frames] = total;
+    w->frames++;
+  }
+  PetscCallHDF5(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL));
+  PetscCall(WriteXdmf(w));
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
+{
+  MPI_Comm comm = w->comm;
+  hid_t    p;
+  PetscFunctionBeginUser;
+  if (!w->file) PetscFunctionReturn(PETSC_SUCCESS);
+  { /* the frames beyond the last written one (a restart that went back) are dropped */
+    hsize_t n1 = (hsize_t)w->frames;
+    PetscCall(Extend(comm, w->pos, 3, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->rad, 2, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->idv, 2, n1, (hsize_t)w->nmax));
+    PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
+    PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
+    PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
+  }
+  PetscCallMPI(MPI_Bcast(&wallTime, 1, MPIU_REAL, 0, comm));
+  PetscCallHDF5(comm, p = H5Gopen2(w->file, "/parameters/throng", H5P_DEFAULT));
+  if (H5Aexists(p, "wall_time") > 0) PetscCallHDF5(comm, H5Adelete(p, "wall_time"));
+  PetscCall(WriteAttr(comm, p, "wall_time", H5T_NATIVE_DOUBLE, 0, &wallTime));
+  PetscCallHDF5(comm, H5Gclose(p));
+  PetscCallHDF5(comm, H5Dclose(w->pos));
+  PetscCallHDF5(comm, H5Dclose(w->rad));
+  PetscCallHDF5(comm, H5Dclose(w->idv));
+  PetscCallHDF5(comm, H5Dclose(w->step));
+  PetscCallHDF5(comm, H5Dclose(w->time));
+  PetscCallHDF5(comm, H5Dclose(w->count));
+  PetscCallHDF5(comm, H5Pclose(w->dxpl));
+  PetscCallHDF5(comm, H5Fclose(w->file));
+  w->file = 0;
+  PetscCall(WriteXdmf(w));
+  PetscCall(PetscFree(w->fstep));
+  PetscCall(PetscFree(w->ftime));
+  PetscCall(PetscFree(w->fcount));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

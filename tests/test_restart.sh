@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Exact restarts and snapshot files independent of the rank count.
+#  1. snapshots of a 1-rank and a 4-rank run: h5diff finds no difference in /particles;
+#  2. a run killed with kill -9 after a checkpoint and restarted on another rank count
+#     ends with the straight run's state-digest and the same final snapshot (h5diff);
+#  3. SIGTERM: checkpoint, clean stop (exit 143), restart: same digest;
+#  4. truncated, foreign, other-version and missing restart files: one clear error.
+#   test_restart.sh path/to/throng path/to/mpiexec path/to/chk_set_version
+set -u
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SETVER=$(readlink -f "$3")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+dir=$(mktemp -d); trap 'pkill -9 -f "$dir" 2>/dev/null; rm -rf "$dir"' EXIT
+cd "$dir"
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+digest() { sed -n 's/^state-digest: //p' "$1"; }
+run() { # ranks, log, options...
+  local np=$1 log=$2; shift 2
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet "$@" >"$log" 2>&1
+}
+
+O="-n 20000 -init uniform -polydispersity 0.3 -attract_gamma 0.2 -gravity 0.3,0 -dt 0.005 -tile 4"
+S=3000
+
+# 1. rank-count independent files
+run 1 a1.log $O -steps 300 -output_every 100 -output a1 || bad "1-rank run failed"
+run 4 a4.log $O -steps 300 -output_every 100 -output a4 || bad "4-rank run failed"
+if h5diff -q a1.h5 a4.h5 /particles >/dev/null 2>&1 && [ "$(digest a1.log)" = "$(digest a4.log)" ]; then ok; else bad "1-rank and 4-rank snapshots differ"; fi
+grep -q 'Polyvertex' a1.xdmf && grep -q 'a1.h5:/particles/disks/position/value' a1.xdmf && ok || bad "XDMF sidecar incomplete"
+
+# the straight run
+run 2 straight.log $O -steps $S -output_every 0 -output straight || bad "straight run failed"
+ref=$(digest straight.log)
+
+# 2. kill -9 after a checkpoint, restart on 3 ranks
+"$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $O -steps $S -output_every 0 -output "$dir/killed" -checkpoint_every 100 >killed.log 2>&1 &
+mp=$!
+for i in $(seq 1 600); do [ -f killed.chk.h5 ] && break; sleep 0.05; done
+sleep 0.3
+pkill -9 -f "$dir/killed" ; wait $mp 2>/dev/null
+if grep -q '^state-digest' killed.log; then bad "the run finished before it could be killed (make it longer)"; fi
+[ -f killed.chk.h5 ] && ok || bad "no checkpoint was written before the kill"
+run 3 restarted.log $O -steps $S -output_every 0 -output "$dir/killed" -restart killed.chk.h5 || bad "restart failed: $(head -2 restarted.log)"
+[ -n "$ref" ] && [ "$(digest restarted.log)" = "$ref" ] && ok || bad "restart after kill -9: digest $(digest restarted.log) != $ref"
+h5diff -q straight.h5 killed.h5 /particles/disks/position/value >/dev/null 2>&1 && ok || bad "final snapshot after restart differs (h5diff)"
+
+# 3. SIGTERM: checkpoint and stop, then restart on 1 rank
+"$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/termed" >termed.log 2>&1 &
+mp=$!
+sleep 1
+pkill -TERM -f "$dir/termed" ; wait $mp; rc=$?
+if grep -q 'stopped by SIGTERM' termed.log && [ -f termed.chk.h5 ] && [ $rc -ne 0 ]; then ok; else bad "SIGTERM did not checkpoint and stop (exit $rc): $(tail -3 termed.log)"; fi
+run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart termed.chk.h5 || bad "restart after SIGTERM failed"
+[ "$(digest termrest.log)" = "$ref" ] && ok || bad "restart after SIGTERM: digest differs"
+
+# 4. bad restart files
+expect() { # message, restart file
+  for np in 1 2; do
+    run $np bad.log $O -steps $S -output none -restart "$2"
+    if [ $? -ne 0 ] && [ "$(grep -c '^throng: error' bad.log)" -eq 1 ] && grep -q -- "$1" bad.log; then ok; else bad "restart from $2 on $np ranks: wanted '$1', got: $(head -2 bad.log)"; fi
+  done
+}
+head -c 30000 straight.chk.h5 > truncated.chk.h5
+cp straight.chk.h5 v99.chk.h5 && "$SETVER" v99.chk.h5 99
+echo "not hdf5" > text.chk.h5
+expect "truncated or corrupted" truncated.chk.h5
+expect "not a throng checkpoint" straight.h5
+expect "format version 99" v99.chk.h5
+expect "not a readable HDF5" text.chk.h5
+expect "cannot open restart file" missing.chk.h5
+[ -f straight.chk.h5 ] && ok || bad "the straight run left no final checkpoint"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
