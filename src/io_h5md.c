@@ -6,6 +6,8 @@
  *   /particles/disks/position/{step, time, value[frame][row][2]}
  *   /particles/disks/radius/{step, time, value[frame][row]}   (step, time: hard links)
  *   /particles/disks/id/{step, time, value[frame][row]}
+ *   /particles/disks/velocity/{step, time, value[frame][row][2]}: (x_k - x_{k-1}) / h,
+ *                             the step that led to the frame (NaN in a run's first frame)
  *   /observables/particle_number/{step, time, value[frame]}
  *   /parameters/throng        options in force, versions, git revision, ranks, wall time
  * value datasets are chunked and extendible in both the frame and the row dimension:
@@ -145,6 +147,9 @@ static PetscErrorCode WriteXdmf(H5MDWriter *w)
       fprintf(f, "      <DataItem Dimensions=\"3 2\" Format=\"XML\">%d 0 1 1 1 %lld</DataItem>\n", (int)k, n);
       fprintf(f, "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"%s\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n    </Attribute>\n", F, M, types[a], w->h5base, names[a]);
     }
+    fprintf(f, "    <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n", n);
+    fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 0 1 1 1 1 %lld 2</DataItem>\n", (int)k, n);
+    fprintf(f, "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/velocity/value</DataItem>\n     </DataItem>\n    </Attribute>\n", F, M, w->h5base);
     fprintf(f, "   </Grid>\n");
   }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
@@ -199,6 +204,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, w->pos = H5Dopen2(w->file, "/particles/disks/position/value", H5P_DEFAULT));
     PetscCallHDF5(comm, w->rad = H5Dopen2(w->file, "/particles/disks/radius/value", H5P_DEFAULT));
     PetscCallHDF5(comm, w->idv = H5Dopen2(w->file, "/particles/disks/id/value", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->vel = H5Dopen2(w->file, "/particles/disks/velocity/value", H5P_DEFAULT));
     PetscCallHDF5(comm, w->step = H5Dopen2(w->file, "/particles/disks/position/step", H5P_DEFAULT));
     PetscCallHDF5(comm, w->time = H5Dopen2(w->file, "/particles/disks/position/time", H5P_DEFAULT));
     PetscCallHDF5(comm, w->count = H5Dopen2(w->file, "/observables/particle_number/value", H5P_DEFAULT));
@@ -281,10 +287,11 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCall(CreateSeries1(comm, sub, "step", H5T_NATIVE_INT, &w->step));
     PetscCall(CreateSeries1(comm, sub, "time", H5T_NATIVE_DOUBLE, &w->time));
     PetscCallHDF5(comm, H5Gclose(sub));
-    const char *other[2] = {"radius", "id"};
-    for (int k = 0; k < 2; k++) {
+    const char *other[3] = {"radius", "id", "velocity"};
+    for (int k = 0; k < 3; k++) {
       PetscCallHDF5(comm, sub = H5Gcreate2(disks, other[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
+      if (k == 2) PetscCall(CreateValue(comm, sub, 2, H5T_NATIVE_DOUBLE, &nanv, chunkRows, &w->vel));
+      else PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
       PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm, H5Gclose(sub));
@@ -338,7 +345,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   IoRec      *recs;
   PetscInt    count;
   PetscInt64  offset, total;
-  PetscReal  *xy, *r;
+  PetscReal  *xy, *r, *v;
   long long  *ids;
   PetscMPIInt rank;
   const hsize_t f = (hsize_t)w->frames;
@@ -347,24 +354,37 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
-  PetscCall(PetscMalloc3(2 * count + 2, &xy, count + 1, &r, count + 1, &ids));
-  for (PetscInt i = 0; i < count; i++) {
+  PetscCall(PetscMalloc4(2 * count + 2, &xy, count + 1, &r, count + 1, &ids, 2 * count + 2, &v));
+  for (PetscInt i = 0, j = 0; i < count; i++) {
     xy[2 * i]     = recs[i].x;
     xy[2 * i + 1] = recs[i].y;
     r[i]          = recs[i].r;
     ids[i]        = (long long)recs[i].id;
+    v[2 * i] = v[2 * i + 1] = NAN;
+    /* the previous state is in the same id blocks, also sorted: merge by id */
+    if (w->prev && w->prevStep == s->step - 1) {
+      while (j < w->nprev && w->prev[j].id < recs[i].id) j++;
+      if (j < w->nprev && w->prev[j].id == recs[i].id) {
+        v[2 * i]     = (recs[i].x - w->prev[j].x) / s->prm.dt;
+        v[2 * i + 1] = (recs[i].y - w->prev[j].y) / s->prm.dt;
+      }
+    }
   }
   PetscCall(PetscFree(recs));
+  PetscCall(PetscFree(w->prev));
+  w->nprev = 0;
   w->nmax = PetscMax(w->nmax, total);
   PetscCall(Extend(comm, w->pos, 3, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->rad, 2, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->idv, 2, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->vel, 3, f + 1, (hsize_t)w->nmax));
   if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
     PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, xy));
     PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, r));
     PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
+    PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, v));
   }
-  PetscCall(PetscFree3(xy, r, ids));
+  PetscCall(PetscFree4(xy, r, ids, v));
   { /* step, time, count: one element, written by rank 0 within a collective call */
     const int       st = (int)s->step;
     const double    tm = (double)s->time;
@@ -409,6 +429,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
     PetscCall(Extend(comm, w->pos, 3, n1, (hsize_t)w->nmax));
     PetscCall(Extend(comm, w->rad, 2, n1, (hsize_t)w->nmax));
     PetscCall(Extend(comm, w->idv, 2, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->vel, 3, n1, (hsize_t)w->nmax));
     PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
@@ -421,6 +442,8 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->pos));
   PetscCallHDF5(comm, H5Dclose(w->rad));
   PetscCallHDF5(comm, H5Dclose(w->idv));
+  PetscCallHDF5(comm, H5Dclose(w->vel));
+  PetscCall(PetscFree(w->prev));
   PetscCallHDF5(comm, H5Dclose(w->step));
   PetscCallHDF5(comm, H5Dclose(w->time));
   PetscCallHDF5(comm, H5Dclose(w->count));
@@ -431,5 +454,17 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCall(PetscFree(w->fstep));
   PetscCall(PetscFree(w->ftime));
   PetscCall(PetscFree(w->fcount));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s)
+{
+  PetscInt64 offset, total;
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCall(PetscFree(w->prev));
+  PetscCall(IdOrderGather(w->comm, &s->P, &w->prev, &w->nprev, &offset, &total));
+  w->prevStep = s->step;
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -105,6 +105,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
       PetscCall(PetscTime(&now));
       if (now - chkClock >= prm.chkWall) s.control = PetscMax(s.control, 1);
     }
+    if (output && ((prm.outputEvery > 0 && (s.step + 1) % prm.outputEvery == 0) || s.step + 1 == prm.steps)) PetscCall(H5MDRememberPrevious(&w, &s));
     PetscCall(PBDStep(&s));
     if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
       PetscCall(H5MDWriteFrame(&w, &s));

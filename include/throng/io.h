@@ -2,6 +2,7 @@
    ParaView, and exact checkpoints. See src/io_h5md.c and src/checkpoint.c.           */
 #pragma once
 #include <throng/sim.h>
+#include <throng/idorder.h>
 #include <hdf5.h>
 
 /* A negative HDF5 status becomes a PETSc error on comm (collective if comm is). */
@@ -13,7 +14,9 @@
 typedef struct {
   MPI_Comm   comm;
   hid_t      file, dxpl;
-  hid_t      pos, rad, idv, step, time, count; /* value datasets, step/time/count series */
+  hid_t      pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
+  IoRec     *prev;                 /* id-ordered state one step before a frame: velocity */
+  PetscInt   nprev, prevStep;
   PetscInt   frames;
   PetscBool  appended;             /* reopened an existing file (restart)             */
   PetscInt64 nmax;                 /* second extent of the value datasets            */
@@ -30,6 +33,9 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
 /* Append the current state as a frame (rows in id order) and refresh the XDMF. Collective. */
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s);
 PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
+/* Remember the state before the step that ends at a frame, for the frame's velocities
+   (x_k - x_{k-1}) / h. Collective.                                                     */
+PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s);
 
 /* Write a checkpoint atomically (PATH.tmp, then rename). Collective. */
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path);
