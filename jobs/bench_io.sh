@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Output benchmark: snapshot/checkpoint write bandwidth of throng's collective parallel
 # HDF5 output at N = 10^6 on 1 and 2 ranks, against dd writing the same number of bytes
-# to the same disk in the same run, and the share of run time spent in output at the
-# default snapshot interval (ten snapshots per run, plus the final checkpoint).
+# to the same disk in the same run, and the share of run time spent in output for the
+# 200 steps of the dense scene: at the default snapshot interval (every 100 steps, plus
+# the final checkpoint) and with ten snapshots (every 20 steps).
 #
 #   bash jobs/bench_io.sh [N [DIR]]        (default 1000000 disks, output in ./bench-io.tmp)
 #
@@ -42,13 +43,14 @@ dd_rate() { # bytes -> bytes/s
 }
 
 echo "bench_io: $N disks, dense scene, output in $DIR ($(df -h "$DIR" | awk 'NR == 2 { print $1 }'))"
-printf "%-7s %14s %14s %14s %8s %18s\n" "ranks" "bytes" "throng [B/s]" "dd [B/s]" "ratio" "output share"
+printf "%-7s %12s %13s %13s %7s %16s %16s\n" "ranks" "bytes" "throng [B/s]" "dd [B/s]" "ratio" "share (default)" "share (10 frames)"
 for np in 1 2; do
   # bandwidth: a snapshot every step for 10 steps (11 frames) and a final checkpoint
   read -r io _ _ bytes < <(run "$np" -steps 10 -output_every 1)
   dd=$(dd_rate "$bytes")
   # share at the default interval (10 snapshots in the 200 steps of the scene)
   read -r _ io2 wall2 _ < <(run "$np")
-  awk -v np="$np" -v io="$io" -v b="$bytes" -v dd="$dd" -v io2="$io2" -v w2="$wall2" 'BEGIN {
-    r = b / io; printf "%-7d %14d %14.4e %14.4e %8.2f %17.1f%%\n", np, b, r, dd, r / dd, 100 * io2 / w2 }'
+  read -r _ io3 wall3 _ < <(run "$np" -output_every 20)
+  awk -v np="$np" -v io="$io" -v b="$bytes" -v dd="$dd" -v io2="$io2" -v w2="$wall2" -v io3="$io3" -v w3="$wall3" 'BEGIN {
+    r = b / io; printf "%-7d %12d %13.4e %13.4e %7.2f %15.1f%% %15.1f%%\n", np, b, r, dd, r / dd, 100 * io2 / w2, 100 * io3 / w3 }'
 done

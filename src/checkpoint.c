@@ -91,8 +91,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
   PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create checkpoint '%s' (directory missing or not writable?)", tmp);
-  PetscCallHDF5(comm, dxpl = H5Pcreate(H5P_DATASET_XFER));
-  PetscCallHDF5(comm, H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
   PetscCallHDF5(comm, grp = H5Gcreate2(file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
     const int       version = CHECKPOINT_VERSION, step = (int)s->step;
@@ -222,8 +221,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   PetscReal       *col;
   long long       *ids;
   PetscCall(PetscMalloc3(m + 1, &recs, m + 1, &col, m + 1, &ids));
-  PetscCallHDF5(comm, dxpl = H5Pcreate(H5P_DATASET_XFER));
-  PetscCallHDF5(comm, H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
   for (int k = -1; k < 5 && n > 0; k++) {
     const char *nm = k < 0 ? "id" : names[k];
     hid_t       ds = H5Lexists(grp, nm, H5P_DEFAULT) > 0 ? H5Dopen2(grp, nm, H5P_DEFAULT) : -1, fs = -1, ms = -1;

@@ -11,25 +11,34 @@
 
 PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest, void **out, PetscInt *nout)
 {
-  PetscMPIInt size, *sc, *sd, *rc, *rd, *fill;
-  char       *sbuf, *rbuf = NULL;
-  PetscInt64  nin = 0;
+  PetscMPIInt  size, rank, *sc, *sd, *rc, *rd, *fill;
+  char        *sbuf, *rbuf = NULL;
+  PetscInt64   nin = 0, nself = 0;
   MPI_Datatype t;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscCalloc5(size, &sc, size, &sd, size, &rc, size, &rd, size, &fill));
-  for (PetscInt i = 0; i < count; i++) sc[dest[i]]++;
+  /* records that stay on this rank are copied, not sent through MPI */
+  for (PetscInt i = 0; i < count; i++) {
+    if (dest[i] == rank) nself++;
+    else sc[dest[i]]++;
+  }
   for (PetscMPIInt k = 1; k < size; k++) sd[k] = sd[k - 1] + sc[k - 1];
-  PetscCall(PetscMalloc1((count + 1) * recsize, &sbuf));
-  for (PetscInt i = 0; i < count; i++) PetscCall(PetscMemcpy(sbuf + (size_t)(sd[dest[i]] + fill[dest[i]]++) * recsize, (const char *)recs + (size_t)i * recsize, recsize));
+  PetscCall(PetscMalloc1((count - nself + 1) * recsize, &sbuf));
   PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
   for (PetscMPIInt k = 0; k < size; k++) {
     PetscCheck(nin <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "more records than an MPI count can address");
     rd[k] = (PetscMPIInt)nin;
     nin += rc[k];
   }
-  PetscCall(PetscMalloc1((nin + 1) * recsize, &rbuf));
+  PetscCall(PetscMalloc1((nin + nself + 1) * recsize, &rbuf));
+  for (PetscInt i = 0, j = 0; i < count; i++) {
+    const char *src = (const char *)recs + (size_t)i * recsize;
+    if (dest[i] == rank) PetscCall(PetscMemcpy(rbuf + (size_t)(nin + j++) * recsize, src, recsize));
+    else PetscCall(PetscMemcpy(sbuf + (size_t)(sd[dest[i]] + fill[dest[i]]++) * recsize, src, recsize));
+  }
   PetscCallMPI(MPI_Type_contiguous((int)recsize, MPI_BYTE, &t));
   PetscCallMPI(MPI_Type_commit(&t));
   PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, t, rbuf, rc, rd, t, comm));
@@ -37,7 +46,7 @@ PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, siz
   PetscCall(PetscFree(sbuf));
   PetscCall(PetscFree5(sc, sd, rc, rd, fill));
   *out  = rbuf;
-  *nout = (PetscInt)nin;
+  *nout = (PetscInt)(nin + nself);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -71,7 +80,18 @@ PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, IoRec **recs, Pe
   PetscCall(RouteRecords(comm, p->n, mine, sizeof(IoRec), dest, &out, count));
   PetscCall(PetscFree2(mine, dest));
   *recs = (IoRec *)out;
-  qsort(*recs, (size_t)*count, sizeof(IoRec), CompareId);
+  { /* sort: ids of a block without gaps are placed directly, O(n); else qsort */
+    PetscMPIInt rank_;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank_));
+    const PetscInt64 lo = ((PetscInt64)rank_ * M + size - 1) / size, hi = ((PetscInt64)(rank_ + 1) * M + size - 1) / size;
+    if (hi - lo == *count && *count > 0) {
+      IoRec *sorted;
+      PetscCall(PetscMalloc1(*count, &sorted));
+      for (PetscInt i = 0; i < *count; i++) sorted[(*recs)[i].id - lo] = (*recs)[i];
+      PetscCall(PetscFree(*recs));
+      *recs = sorted;
+    } else qsort(*recs, (size_t)*count, sizeof(IoRec), CompareId);
+  }
   c = *count;
   *offset = 0;
   PetscCallMPI(MPI_Exscan(&c, offset, 1, MPIU_INT64, MPI_SUM, comm));

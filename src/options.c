@@ -138,10 +138,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsBool("-check_conservation", "Verify the id set after every migration", NULL, p->checkConservation, &p->checkConservation, NULL));
   PetscCall(PetscOptionsBool("-quiet", "Print only the final summary", NULL, p->quiet, &p->quiet, NULL));
   PetscCall(PetscOptionsString("-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", NULL, p->output, p->output, sizeof(p->output), NULL));
-  PetscCall(PetscOptionsInt("-output_every", "Snapshot every K steps (0: first and last only; default: 10 per run)", NULL, p->outputEvery, &p->outputEvery, NULL));
+  PetscCall(PetscOptionsInt("-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", NULL, p->outputEvery, &p->outputEvery, NULL));
   PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", NULL, p->checkpoint, p->checkpoint, sizeof(p->checkpoint), NULL));
   PetscCall(PetscOptionsInt("-checkpoint_every", "Checkpoint every K steps (0: off)", NULL, p->chkEvery, &p->chkEvery, NULL));
   PetscCall(PetscOptionsReal("-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", NULL, p->chkWall, &p->chkWall, NULL));
+  PetscCall(PetscOptionsBool("-io_collective_buffering", "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", NULL, p->ioTwoPhase, &p->ioTwoPhase, NULL));
   PetscCall(PetscOptionsString("-restart", "Continue from this checkpoint (give the original run's options)", NULL, p->restart, p->restart, sizeof(p->restart), NULL));
   PetscOptionsEnd();
   p->init    = (InitKind)ninit;
@@ -172,7 +173,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
-  if (p->outputEvery < 0) p->outputEvery = PetscMax(1, p->steps / 10);
+  if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
   if (!p->checkpoint[0] && strcmp(p->output, "none")) PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
   if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
 

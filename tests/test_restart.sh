@@ -54,6 +54,17 @@ if grep -q 'stopped by SIGTERM' termed.log && [ -f termed.chk.h5 ] && [ $rc -ne 
 run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart termed.chk.h5 || bad "restart after SIGTERM failed"
 [ "$(digest termrest.log)" = "$ref" ] && ok || bad "restart after SIGTERM: digest differs"
 
+# 3b. SIGUSR1 checkpoints and the run goes on; wall-time checkpoints; metadata
+"$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/usr" -checkpoint_wall 0.5 >usr.log 2>&1 &
+mp=$!
+sleep 1
+pkill -USR1 -f "$dir/usr" ; wait $mp; rc=$?
+if [ $rc -eq 0 ] && grep -q 'checkpoint .* written at step' usr.log && [ "$(digest usr.log)" = "$ref" ]; then ok; else bad "SIGUSR1 / wall-time checkpoints (exit $rc): $(grep -c checkpoint usr.log) checkpoint lines, digest $(digest usr.log)"; fi
+for a in options git_revision petsc_version hdf5_version mpi_version ranks wall_time; do
+  h5dump -a "/parameters/throng/$a" straight.h5 >/dev/null 2>&1 || { bad "snapshot lacks attribute $a"; continue; }; ok
+done
+h5dump -a /parameters/throng/options straight.h5 2>/dev/null | grep -q -- '-attract_gamma' && ok || bad "options attribute does not list the options in force"
+
 # 4. bad restart files
 expect() { # message, restart file
   for np in 1 2; do

@@ -42,6 +42,8 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path);
 /* Read a checkpoint into s (domain and helpers already created): disks, binning, step,
    time. Checks format, version and that the physics parameters match. Collective.     */
 PetscErrorCode CheckpointRead(Sim *s, const char *path);
+/* Collective transfer; each rank's hyperslab written directly unless twoPhase. */
+PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dxpl);
 /* Attributes with the options in force, versions, git revision and rank count. */
 PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);

@@ -50,6 +50,7 @@ typedef struct {
   PetscInt   chkEvery;                       /* -checkpoint_every K steps (0: off)              */
   PetscReal  chkWall;                        /* -checkpoint_wall T seconds of wall time (0: off) */
   char       restart[PETSC_MAX_PATH_LEN];    /* -restart PATH: continue from a checkpoint       */
+  PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
 } Params;
 
 PetscErrorCode ParamsSetDefaults(Params *p);
