@@ -60,9 +60,20 @@ def main():
 
     if args.movie:
         os.makedirs(args.movie, exist_ok=True)
+        frames = []
         for k, t in enumerate(times):
-            render(t, os.path.join(args.movie, f"frame_{k:04d}.png"))
-        print(f"render.py: {len(times)} frames in {args.movie}/ (make a movie: ffmpeg -i {args.movie}/frame_%04d.png movie.mp4)")
+            frames.append(os.path.join(args.movie, f"frame_{k:04d}.png"))
+            render(t, frames[-1])
+        print(f"render.py: {len(times)} frames in {args.movie}/")
+        try:  # an animated GIF beside the frames (Pillow comes with python3-matplotlib)
+            from PIL import Image
+            images = [Image.open(p).convert("P", palette=Image.ADAPTIVE) for p in frames]
+            gif = os.path.join(args.movie, "movie.gif")
+            images[0].save(gif, save_all=True, append_images=images[1:], duration=200, loop=0)
+            print(f"render.py: movie {gif}")
+        except ImportError:
+            print("render.py: no Pillow (apt-get install python3-pil): frames only; "
+                  f"or: ffmpeg -i {args.movie}/frame_%04d.png movie.mp4")
         return
     t = times[args.frame]
     png = args.png or os.path.splitext(args.xdmf)[0] + ".png"
