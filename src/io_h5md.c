@@ -46,7 +46,7 @@ PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v)
+PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v)
 {
   hid_t sp, a;
   PetscFunctionBeginUser;
@@ -88,7 +88,7 @@ PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj)
   PetscCall(IoWriteStringAttr(comm, obj, "throng_version", THRONG_VERSION));
   PetscCall(IoWriteStringAttr(comm, obj, "git_revision", THRONG_GIT_REVISION));
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(WriteAttr(comm, obj, "ranks", H5T_NATIVE_INT, 0, &size));
+  PetscCall(IoWriteAttr(comm, obj, "ranks", H5T_NATIVE_INT, 0, &size));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,7 +248,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     const int version[2] = {1, 1};
     hid_t     a, c;
     PetscCallHDF5(comm, g = H5Gcreate2(w->file, "h5md", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    PetscCall(WriteAttr(comm, g, "version", H5T_NATIVE_INT, 2, version));
+    PetscCall(IoWriteAttr(comm, g, "version", H5T_NATIVE_INT, 2, version));
     PetscCallHDF5(comm, a = H5Gcreate2(g, "author", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCall(IoWriteStringAttr(comm, a, "name", "throng user"));
     PetscCallHDF5(comm, H5Gclose(a));
@@ -274,7 +274,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, parts = H5Gcreate2(w->file, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, disks = H5Gcreate2(parts, "disks", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, box = H5Gcreate2(disks, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    PetscCall(WriteAttr(comm, box, "dimension", H5T_NATIVE_INT, 0, &dim));
+    PetscCall(IoWriteAttr(comm, box, "dimension", H5T_NATIVE_INT, 0, &dim));
     {
       hid_t t, sp, a;
       hsize_t two = 2;
@@ -296,7 +296,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
       PetscCallHDF5(comm, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, w->dxpl, edges));
       PetscCallHDF5(comm, H5Dclose(d));
       PetscCallHDF5(comm, H5Sclose(sp));
-      PetscCall(WriteAttr(comm, box, "offset", H5T_NATIVE_DOUBLE, 2, s->dom.lo));
+      PetscCall(IoWriteAttr(comm, box, "offset", H5T_NATIVE_DOUBLE, 2, s->dom.lo));
     }
     PetscCallHDF5(comm, H5Gclose(box));
     PetscCallHDF5(comm, sub = H5Gcreate2(disks, "position", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -484,7 +484,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallMPI(MPI_Bcast(&wallTime, 1, MPIU_REAL, 0, comm));
   PetscCallHDF5(comm, p = H5Gopen2(w->file, "/parameters/throng", H5P_DEFAULT));
   if (H5Aexists(p, "wall_time") > 0) PetscCallHDF5(comm, H5Adelete(p, "wall_time"));
-  PetscCall(WriteAttr(comm, p, "wall_time", H5T_NATIVE_DOUBLE, 0, &wallTime));
+  PetscCall(IoWriteAttr(comm, p, "wall_time", H5T_NATIVE_DOUBLE, 0, &wallTime));
   PetscCallHDF5(comm, H5Gclose(p));
   PetscCallHDF5(comm, H5Dclose(w->pos));
   PetscCallHDF5(comm, H5Dclose(w->rad));

@@ -62,6 +62,10 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(CheckUnusedOptions(comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
 
+  if (prm.checkpoint[0] && strcmp(prm.output, "none")) { /* before the (long) set-up: a signal may come any time */
+    signal(SIGUSR1, OnSignal);
+    signal(SIGTERM, OnSignal);
+  }
   PetscCall(PetscLogStagePush(THRONG_EV.setup));
   PetscCall(ReportResidentBytes(PETSC_FALSE, &rss0));
   if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
@@ -86,10 +90,6 @@ static PetscErrorCode Run(int *argc, char ***argv)
       PetscCall(H5MDWriteFrame(&w, &s));
       lastFrame = s.step;
     } else lastFrame = w.frames ? w.fstep[w.frames - 1] : -1;
-  }
-  if (chk) {
-    signal(SIGUSR1, OnSignal);
-    signal(SIGTERM, OnSignal);
   }
   PetscCall(PetscTime(&chkClock));
   PetscCall(PetscLogStagePop());

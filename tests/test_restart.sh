@@ -15,6 +15,10 @@ cd "$dir"
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
 digest() { sed -n 's/^state-digest: //p' "$1"; }
+signal_ranks() { # signal, pattern: the throng processes (not mpiexec) of this test, as Slurm does
+  local p
+  for p in $(pgrep -f "$2"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = throng ] && kill "-$1" "$p"; done
+}
 run() { # ranks, log, options...
   local np=$1 log=$2; shift 2
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet "$@" >"$log" 2>&1
@@ -48,8 +52,9 @@ h5diff -q straight.h5 killed.h5 /particles/disks/position/value >/dev/null 2>&1 
 # 3. SIGTERM: checkpoint and stop, then restart on 1 rank
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/termed" >termed.log 2>&1 &
 mp=$!
-sleep 1
-pkill -TERM -f "$dir/termed" ; wait $mp; rc=$?
+for i in $(seq 1 600); do [ -f termed.h5 ] && break; sleep 0.05; done
+sleep 0.2
+signal_ranks TERM "$dir/termed"; wait $mp; rc=$?
 if grep -q 'stopped by SIGTERM' termed.log && [ -f termed.chk.h5 ] && [ $rc -ne 0 ]; then ok; else bad "SIGTERM did not checkpoint and stop (exit $rc): $(tail -3 termed.log)"; fi
 run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart termed.chk.h5 || bad "restart after SIGTERM failed"
 [ "$(digest termrest.log)" = "$ref" ] && ok || bad "restart after SIGTERM: digest differs"
@@ -57,8 +62,9 @@ run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart t
 # 3b. SIGUSR1 checkpoints and the run goes on; wall-time checkpoints; metadata
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/usr" -checkpoint_wall 0.5 >usr.log 2>&1 &
 mp=$!
-sleep 1
-pkill -USR1 -f "$dir/usr" ; wait $mp; rc=$?
+for i in $(seq 1 600); do [ -f usr.h5 ] && break; sleep 0.05; done
+sleep 0.2
+signal_ranks USR1 "$dir/usr"; wait $mp; rc=$?
 if [ $rc -eq 0 ] && grep -q 'checkpoint .* written at step' usr.log && [ "$(digest usr.log)" = "$ref" ]; then ok; else bad "SIGUSR1 / wall-time checkpoints (exit $rc): $(grep -c checkpoint usr.log) checkpoint lines, digest $(digest usr.log)"; fi
 for a in options git_revision petsc_version hdf5_version mpi_version ranks wall_time; do
   h5dump -a "/parameters/throng/$a" straight.h5 >/dev/null 2>&1 || { bad "snapshot lacks attribute $a"; continue; }; ok

@@ -47,3 +47,5 @@ PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dx
 /* Attributes with the options in force, versions, git revision and rank count. */
 PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);
+/* An attribute of n values of type (n = 0: a scalar). Collective. */
+PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);
