@@ -1,7 +1,7 @@
 """Render a throng run's XDMF with ParaView: disks drawn to scale, coloured by a field.
 
     xvfb-run -a pvbatch postproc/render.py run.xdmf --png frame.png [--frame K]
-            [--color radius|id] [--expect-n N] [--size 1200x800]
+            [--color radius|id|velocity] [--expect-n N] [--size 1200x800] [--region x0,x1,y0,y1]
     xvfb-run -a pvbatch postproc/render.py run.xdmf --movie frames/   # one PNG per frame
 
 Checks that the frame has --expect-n points (exit status 1 otherwise), then glyphs every
@@ -26,6 +26,7 @@ def main():
     ap.add_argument("--color", default="radius", help="point array to colour by")
     ap.add_argument("--expect-n", type=int, help="fail unless the frame has this many disks")
     ap.add_argument("--size", default="1200x800")
+    ap.add_argument("--region", help="x0,x1,y0,y1: show this part of the plane (default: all disks)")
     args = ap.parse_args()
     if not os.path.exists(args.xdmf):
         sys.exit(f"render.py: no such file {args.xdmf}")
@@ -53,8 +54,17 @@ def main():
     def render(t, png):
         view.ViewTime = t
         UpdatePipeline(time=t, proxy=reader)
-        n = servermanager.Fetch(reader).GetNumberOfPoints()
+        data = servermanager.Fetch(reader)
+        n = data.GetNumberOfPoints()
         ResetCamera(view)
+        # fit the view to the disks (or --region), not to their bounding sphere
+        b = [float(v) for v in args.region.split(",")] if args.region else list(data.GetBounds())[:4]
+        cx, cy, w, h = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2, b[1] - b[0], b[3] - b[2]
+        view.CameraPosition = [cx, cy, 10 * max(w, h) + 1]
+        view.CameraFocalPoint = [cx, cy, 0]
+        view.CameraViewUp = [0, 1, 0]
+        view.CameraParallelProjection = 1
+        view.CameraParallelScale = 0.52 * max(h, w * height / width)
         SaveScreenshot(png, view, ImageResolution=[width, height])
         return n
 
