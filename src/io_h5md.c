@@ -24,7 +24,8 @@
  * with many ranks per file stripe, -io_collective_buffering turns it on.
  * Chunks hold 2^20 rows and are never pre-filled (parallel HDF5 allocates chunks early and
  * would otherwise write every frame twice); rows beyond a frame's disks are written.
- * After each frame the file is flushed and rank 0 rewrites the XDMF 2 sidecar (ParaView
+ * After a frame the file is flushed (-output_flush_every seconds apart at most; a flush is
+ * an fsync, ~0.04 s here) and rank 0 rewrites the XDMF 2 sidecar (ParaView
  * 5.11's XDMF 3 reader crashes on Polyvertex grids; its XDMF 2 reader works) (via a
  * temporary file and rename), so ParaView can open a running job at any time.         */
 #include <throng/io.h>
@@ -151,8 +152,8 @@ static PetscErrorCode WriteXdmf(H5MDWriter *w)
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
   fprintf(f, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
   fprintf(f, "  <Grid Name=\"disks\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
-  for (PetscInt k = 0; k < w->frames; k++) {
-    const long long n = (long long)w->fcount[k], F = (long long)w->frames, M = (long long)w->nmax;
+  for (PetscInt k = 0; k < w->flushed; k++) {
+    const long long n = (long long)w->fcount[k], F = (long long)w->flushed, M = (long long)w->nmax;
     if (n == 0) continue;
     fprintf(f, "   <Grid Name=\"step %d\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", (int)w->fstep[k], (double)w->ftime[k]);
     fprintf(f, "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\"/>\n", n);
@@ -197,7 +198,9 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(w, sizeof(*w)));
-  w->comm = comm;
+  w->comm       = comm;
+  w->flushEvery = s->prm.flushEvery;
+  w->lastFlush  = -1e30; /* the first frame is flushed at once */
   PetscCall(PetscSNPrintf(w->h5, sizeof(w->h5), "%s.h5", prefix));
   PetscCall(PetscSNPrintf(w->xdmf, sizeof(w->xdmf), "%s.xdmf", prefix));
   slash = strrchr(w->h5, '/');
@@ -239,6 +242,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
         PetscCallHDF5(comm, H5Dread(w->count, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fcount));
       }
       while (w->frames < (PetscInt)dims[0] && w->fstep[w->frames] <= from) w->frames++;
+      w->flushed = w->frames;
     }
     PetscCall(WriteXdmf(w));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -459,8 +463,20 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     w->fcount[w->frames] = total;
     w->frames++;
   }
-  PetscCallHDF5(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL));
-  PetscCall(WriteXdmf(w));
+  { /* flush (an fsync) and refresh the XDMF at most every flushEvery seconds: rank 0's
+       clock decides, so the collective H5Fflush is called by all ranks or by none    */
+    PetscLogDouble now;
+    int            flush;
+    PetscCall(PetscTime(&now));
+    flush = now - w->lastFlush >= w->flushEvery;
+    PetscCallMPI(MPI_Bcast(&flush, 1, MPI_INT, 0, comm));
+    if (flush) {
+      PetscCallHDF5(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL));
+      w->flushed   = w->frames;
+      w->lastFlush = now;
+      PetscCall(WriteXdmf(w));
+    }
+  }
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -496,7 +512,8 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->count));
   PetscCallHDF5(comm, H5Pclose(w->dxpl));
   PetscCallHDF5(comm, H5Fclose(w->file));
-  w->file = 0;
+  w->file    = 0;
+  w->flushed = w->frames;
   PetscCall(WriteXdmf(w));
   PetscCall(PetscFree(w->fstep));
   PetscCall(PetscFree(w->ftime));

@@ -62,6 +62,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->chkEvery         = 0;
   p->chkWall          = 0;
   p->restart[0]       = 0;
+  p->flushEvery       = 10;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,6 +143,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", NULL, p->checkpoint, p->checkpoint, sizeof(p->checkpoint), NULL));
   PetscCall(PetscOptionsInt("-checkpoint_every", "Checkpoint every K steps (0: off)", NULL, p->chkEvery, &p->chkEvery, NULL));
   PetscCall(PetscOptionsReal("-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", NULL, p->chkWall, &p->chkWall, NULL));
+  PetscCall(PetscOptionsReal("-output_flush_every", "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)", NULL, p->flushEvery, &p->flushEvery, NULL));
   PetscCall(PetscOptionsBool("-io_collective_buffering", "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", NULL, p->ioTwoPhase, &p->ioTwoPhase, NULL));
   PetscCall(PetscOptionsString("-restart", "Continue from this checkpoint (give the original run's options)", NULL, p->restart, p->restart, sizeof(p->restart), NULL));
   PetscOptionsEnd();
@@ -171,6 +173,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
+  PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0", (double)p->flushEvery);
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */

@@ -18,6 +18,9 @@ typedef struct {
   IoRec     *prev;                 /* id-ordered state one step before a frame: velocity */
   PetscInt   nprev, prevStep;
   PetscInt   frames;
+  PetscInt   flushed;              /* frames on disk: the XDMF lists only those       */
+  PetscReal  flushEvery;           /* seconds between flushes (0: every frame)        */
+  PetscLogDouble lastFlush;
   PetscBool  appended;             /* reopened an existing file (restart)             */
   PetscInt64 nmax;                 /* second extent of the value datasets            */
   PetscInt   cap;                  /* frame metadata for the XDMF (rank 0)           */

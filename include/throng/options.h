@@ -51,6 +51,7 @@ typedef struct {
   PetscReal  chkWall;                        /* -checkpoint_wall T seconds of wall time (0: off) */
   char       restart[PETSC_MAX_PATH_LEN];    /* -restart PATH: continue from a checkpoint       */
   PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
+  PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
 } Params;
 
 PetscErrorCode ParamsSetDefaults(Params *p);
