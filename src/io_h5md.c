@@ -274,7 +274,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     hid_t           parts, disks, box, sub;
     const int       dim = 2;
     const double    edges[2] = {s->dom.hi[0] - s->dom.lo[0], s->dom.hi[1] - s->dom.lo[1]};
-    const hsize_t   chunkRows = (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 20));
+    const hsize_t   chunkRows = (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 22)); /* a frame is one chunk up to 4M disks */
     PetscCallHDF5(comm, parts = H5Gcreate2(w->file, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, disks = H5Gcreate2(parts, "disks", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, box = H5Gcreate2(disks, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
