@@ -147,8 +147,9 @@ static herr_t ReadStringAttr(hid_t obj, const char *name, char *buf, size_t len)
   if ((a = H5Aopen(obj, name, H5P_DEFAULT)) < 0) return -1;
   ft = H5Aget_type(a);
   sz = H5Tget_size(ft);
+  e  = H5Tis_variable_str(ft);
   H5Tclose(ft);
-  if (sz + 1 > len || H5Tis_variable_str(H5Aget_type(a)) > 0) {
+  if (sz + 1 > len || e != 0) {
     H5Aclose(a);
     return -1;
   }

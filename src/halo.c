@@ -148,7 +148,6 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   PetscCall(ReserveLists(h, ns, nr));
   PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticleRecType(), h->rrec, h->rcount, h->rdispl, ParticleRecType(), d->nbr));
   h->nrecv = nr;
-  h->bytes += (PetscInt64)ns * (PetscInt64)sizeof(ParticleRec);
 
   /* append as ghosts, bin them, and remember where each received entry went */
   PetscCall(ParticlesReserve(p, p->n + nr));
@@ -174,7 +173,6 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
     p->x[h->recvIdx[e]] = h->ref[2 * e];
     p->y[h->recvIdx[e]] = h->ref[2 * e + 1];
   }
-  h->bytes += 16 * (PetscInt64)h->nsend;
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -210,7 +208,6 @@ PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
     p->x[h->sendIdx[e]] = h->sbuf[2 * e];
     p->y[h->sendIdx[e]] = h->sbuf[2 * e + 1];
   }
-  h->bytes += 16 * (PetscInt64)h->nrecv;
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,8 +9,9 @@
  * reduction, so all of them stop together with one message.
  *
  * RouteToOwners is the general version for the initial condition, where disks are
- * created on any rank: MPI_Alltoall of counts, MPI_Alltoallv of records.              */
+ * created on any rank: an all-to-all through RouteRecords (idorder.c).              */
 #include <throng/migrate.h>
+#include <throng/idorder.h>
 #include <math.h>
 
 PetscErrorCode MigratorCreate(const Domain *d, Migrator *m)
@@ -118,33 +119,20 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
 
 PetscErrorCode RouteToOwners(const Domain *d, PetscInt count, const ParticleRec *recs, Particles *p)
 {
-  PetscMPIInt *sc, *sd, *rc, *rd, *fill;
-  PetscInt    *dest, nin = 0;
-  ParticleRec *sbuf, *rbuf;
+  PetscMPIInt *dest;
+  void        *in;
+  PetscInt     nin;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscCalloc5(d->size, &sc, d->size, &sd, d->size, &rc, d->size, &rd, d->size, &fill));
   PetscCall(PetscMalloc1(count + 1, &dest));
   for (PetscInt i = 0; i < count; i++) {
     PetscInt cx, cy;
     DomainCellOf(d, recs[i].x, recs[i].y, &cx, &cy);
     dest[i] = DomainOwnerOfCell(d, cx, cy);
-    sc[dest[i]]++;
   }
-  for (PetscMPIInt k = 1; k < d->size; k++) sd[k] = sd[k - 1] + sc[k - 1];
-  PetscCall(PetscMalloc1(count + 1, &sbuf));
-  for (PetscInt i = 0; i < count; i++) sbuf[sd[dest[i]] + fill[dest[i]]++] = recs[i];
-  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, d->comm));
-  for (PetscMPIInt k = 0; k < d->size; k++) {
-    rd[k] = (PetscMPIInt)nin;
-    nin += rc[k];
-  }
-  PetscCall(PetscMalloc1(nin + 1, &rbuf));
-  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, ParticleRecType(), rbuf, rc, rd, ParticleRecType(), d->comm));
-  PetscCall(ParticlesAppend(p, nin, rbuf));
-  PetscCall(PetscFree(rbuf));
-  PetscCall(PetscFree(sbuf));
+  PetscCall(RouteRecords(d->comm, count, recs, sizeof(ParticleRec), dest, &in, &nin));
   PetscCall(PetscFree(dest));
-  PetscCall(PetscFree5(sc, sd, rc, rd, fill));
+  PetscCall(ParticlesAppend(p, nin, (const ParticleRec *)in));
+  PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,6 +84,19 @@ PetscErrorCode SimCheckConservation(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Bin the owned disks (at their current positions, or at the stored binning positions
+   after a restart), rebuild the ghosts, count the candidate pairs. */
+static PetscErrorCode BinAndGhost(Sim *s, PetscBool atBin)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells, atBin));
+  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
+  PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
+  PetscCall(CellsCountCandidates(&s->dom, &s->cells));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt step, PetscReal time)
 {
   PetscMPIInt *dest;
@@ -113,11 +126,7 @@ PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt st
   }
   s->P.n = m;
   PetscCall(PetscFree(out));
-  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
-  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells, PETSC_TRUE));
-  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
-  PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
-  PetscCall(CellsCountCandidates(&s->dom, &s->cells));
+  PetscCall(BinAndGhost(s, PETSC_TRUE));
   PetscCall(IdFingerprint(s->dom.comm, &s->P, &s->idPrint));
   s->prm.n = s->idPrint.n;
   s->step  = step;
@@ -130,11 +139,7 @@ PetscErrorCode SimRebin(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
   PetscCall(SimCheckConservation(s));
-  PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
-  PetscCall(CellsBinOwned(&s->dom, &s->P, &s->cells, PETSC_FALSE));
-  PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
-  PetscCall(HaloBuild(&s->dom, &s->P, &s->cells, &s->halo));
-  PetscCall(CellsCountCandidates(&s->dom, &s->cells));
+  PetscCall(BinAndGhost(s, PETSC_FALSE));
   s->rebins++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

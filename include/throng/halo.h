@@ -13,7 +13,6 @@ typedef struct {
   PetscReal   *ref;      /* ghost positions as last received (2 per received entry)     */
   ParticleRec *srec, *rrec;
   PetscInt    *perm;
-  PetscInt64   bytes;    /* bytes sent so far (diagnostic)                              */
 } Halo;
 
 PetscErrorCode HaloCreate(const Domain *d, Halo *h);
