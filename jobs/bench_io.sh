@@ -6,6 +6,7 @@
 # the final checkpoint) and with ten snapshots (every 20 steps).
 #
 #   bash jobs/bench_io.sh [N [DIR]]        (default 1000000 disks, output in ./bench-io.tmp)
+#   THRONG_EXTRA="-io_collective_buffering" bash jobs/bench_io.sh    (extra throng options)
 #
 # Bandwidth = bytes of the .h5 and .chk.h5 files / time of the ThrIO log event (id-order
 # redistribution, HDF5 writes, flushes, XDMF), from -log_view.  Output share = ThrIO time
@@ -24,7 +25,7 @@ run() { # ranks, extra options -> "iotime iotime-in-run-stage wall bytes"
   local np=$1; shift
   rm -f "$DIR"/run.*
   mpirun -n "$np" build/throng -options_file_yaml configs/bench-dense.yaml -n "$N" -box "0,0,$COLS.5,$((COLS + 1))" \
-    -quiet -output "$DIR/run" -log_view "$@" >"$DIR/log" 2>&1
+    -quiet -output "$DIR/run" -log_view ${THRONG_EXTRA:-} "$@" >"$DIR/log" 2>&1
   local io iorun wall bytes
   io=$(awk '/^ThrIO/ { s += $4 } END { printf "%.6f", s }' "$DIR/log")
   iorun=$(awk '/^--- Event Stage/ { run = ($0 ~ /Run/) } run && /^ThrIO/ { s += $4 } END { printf "%.6f", s }' "$DIR/log")

@@ -20,12 +20,12 @@
  * at all skips the value datasets, which HDF5 1.10 cannot write collectively when empty.
  * Each rank's rows are one contiguous hyperslab, so by default the collective call lets
  * every rank write its own piece (H5FD_MPIO_INDIVIDUAL_IO): MPI-IO's two-phase
- * aggregation only added copies on one node (2x slower here); on a parallel file system
+ * aggregation only added copies on one node (slower in jobs/bench_io.sh); on a parallel file system
  * with many ranks per file stripe, -io_collective_buffering turns it on.
  * Chunks hold 2^20 rows and are never pre-filled (parallel HDF5 allocates chunks early and
  * would otherwise write every frame twice); rows beyond a frame's disks are written.
  * After a frame the file is flushed (-output_flush_every seconds apart at most; a flush is
- * an fsync, ~0.04 s here) and rank 0 rewrites the XDMF 2 sidecar (ParaView
+ * an fsync) and rank 0 rewrites the XDMF 2 sidecar (ParaView
  * 5.11's XDMF 3 reader crashes on Polyvertex grids; its XDMF 2 reader works) (via a
  * temporary file and rename), so ParaView can open a running job at any time.         */
 #include <throng/io.h>
@@ -333,7 +333,6 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
 /* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
 static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f, PetscInt64 offset, PetscInt count, const void *buf)
 {
-  const int rank = ncomp > 1 ? 3 : 2;
   hsize_t   start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp}, mdim = (hsize_t)count * (hsize_t)ncomp;
   hid_t     fs, ms;
   PetscFunctionBeginUser;
@@ -344,7 +343,6 @@ static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
     PetscCallHDF5(comm, H5Sselect_none(fs));
     PetscCallHDF5(comm, H5Sselect_none(ms));
   }
-  (void)rank;
   PetscCallHDF5(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf));
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
@@ -378,12 +376,11 @@ static PetscErrorCode FillRows(H5MDWriter *w, hsize_t f0, hsize_t f1, PetscInt64
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, int rank, hsize_t frames, hsize_t rows)
+static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, hsize_t frames, hsize_t rows)
 {
   hsize_t dims[3] = {frames, rows, 2};
   PetscFunctionBeginUser;
-  PetscCallHDF5(comm, H5Dset_extent(ds, dims));
-  (void)rank;
+  PetscCallHDF5(comm, H5Dset_extent(ds, dims)); /* reads as many dims as ds has */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -423,10 +420,10 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   w->nprev = 0;
   const PetscInt64 oldmax = w->nmax;
   w->nmax = PetscMax(w->nmax, total);
-  PetscCall(Extend(comm, w->pos, 3, f + 1, (hsize_t)w->nmax));
-  PetscCall(Extend(comm, w->rad, 2, f + 1, (hsize_t)w->nmax));
-  PetscCall(Extend(comm, w->idv, 2, f + 1, (hsize_t)w->nmax));
-  PetscCall(Extend(comm, w->vel, 3, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->pos, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->rad, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
     PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, xy));
     PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, r));
@@ -489,10 +486,10 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   if (!w->file) PetscFunctionReturn(PETSC_SUCCESS);
   { /* the frames beyond the last written one (a restart that went back) are dropped */
     hsize_t n1 = (hsize_t)w->frames;
-    PetscCall(Extend(comm, w->pos, 3, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->rad, 2, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->idv, 2, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->vel, 3, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->pos, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->rad, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->idv, n1, (hsize_t)w->nmax));
+    PetscCall(Extend(comm, w->vel, n1, (hsize_t)w->nmax));
     PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
