@@ -49,20 +49,11 @@ static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFa
 static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const char *name, hid_t type, PetscInt64 total, PetscInt64 offset, PetscInt count, const void *buf)
 {
   hsize_t n = (hsize_t)total, st = (hsize_t)offset, c = (hsize_t)count;
-  hid_t   fs, ms, ds;
+  hid_t   fs, ds;
   PetscFunctionBeginUser;
   PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
   PetscCallHDF5(comm, ds = H5Dcreate2(grp, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (total > 0) { /* HDF5 1.10: no collective write of an empty dataset */
-    PetscCallHDF5(comm, ms = H5Screate_simple(1, &c, NULL));
-    if (count) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &c, NULL));
-    else {
-      PetscCallHDF5(comm, H5Sselect_none(fs));
-      PetscCallHDF5(comm, H5Sselect_none(ms));
-    }
-    PetscCallHDF5(comm, H5Dwrite(ds, type, ms, fs, dxpl, buf));
-    PetscCallHDF5(comm, H5Sclose(ms));
-  }
+  if (total > 0) PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, &st, &c, c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
   PetscCallHDF5(comm, H5Dclose(ds));
   PetscCallHDF5(comm, H5Sclose(fs));
   PetscFunctionReturn(PETSC_SUCCESS);

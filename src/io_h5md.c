@@ -330,22 +330,29 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
-static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f, PetscInt64 offset, PetscInt count, const void *buf)
+PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, const hsize_t *start, const hsize_t *cnt, hsize_t nelem, const void *buf)
 {
-  hsize_t   start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp}, mdim = (hsize_t)count * (hsize_t)ncomp;
-  hid_t     fs, ms;
+  hid_t fs, ms;
   PetscFunctionBeginUser;
   PetscCallHDF5(comm, fs = H5Dget_space(ds));
-  PetscCallHDF5(comm, ms = H5Screate_simple(1, &mdim, NULL));
-  if (count) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
-  else {
+  PetscCallHDF5(comm, ms = H5Screate_simple(1, &nelem, NULL));
+  if (nelem) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+  else { /* a rank with nothing to write still takes part in the collective call */
     PetscCallHDF5(comm, H5Sselect_none(fs));
     PetscCallHDF5(comm, H5Sselect_none(ms));
   }
   PetscCallHDF5(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf));
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
+static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f, PetscInt64 offset, PetscInt count, const void *buf)
+{
+  const hsize_t start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp};
+  PetscFunctionBeginUser;
+  PetscCall(IoWriteHyperslab(comm, ds, dxpl, memtype, start, cnt, (hsize_t)count * (hsize_t)ncomp, buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
