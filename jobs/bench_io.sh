@@ -11,7 +11,7 @@
 # Bandwidth = bytes of the .h5 and .chk.h5 files / time of the ThrIO log event (id-order
 # redistribution, HDF5 writes, flushes, XDMF), from -log_view.  Output share = ThrIO time
 # in the Run stage / wall time of the run loop (which includes the final frame and checkpoint).  dd writes to the page
-# cache like HDF5 does (no fsync in either).
+# cache like HDF5 does (no fsync in either); each run and dd start after a sync.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
@@ -24,11 +24,12 @@ COLS=$(awk -v n="$N" 'BEGIN { printf "%d", sqrt(n) }')
 run() { # ranks, extra options -> "iotime iotime-in-run-stage wall bytes"
   local np=$1; shift
   rm -f "$DIR"/run.*
+  sync # start from clean page cache: dirty pages of earlier runs throttle writes
   mpirun -n "$np" build/throng -options_file_yaml configs/bench-dense.yaml -n "$N" -box "0,0,$COLS.5,$((COLS + 1))" \
     -quiet -output "$DIR/run" -log_view ${THRONG_EXTRA:-} "$@" >"$DIR/log" 2>&1
   local io iorun wall bytes
-  io=$(awk '/^ThrIO/ { s += $4 } END { printf "%.6f", s }' "$DIR/log")
-  iorun=$(awk '/^--- Event Stage/ { run = ($0 ~ /Run/) } run && /^ThrIO/ { s += $4 } END { printf "%.6f", s }' "$DIR/log")
+  io=$(awk '$1 == "ThrIO" { s += $4 } END { printf "%.6f", s }' "$DIR/log")
+  iorun=$(awk '/^--- Event Stage/ { run = ($0 ~ /Run/) } run && $1 == "ThrIO" { s += $4 } END { printf "%.6f", s }' "$DIR/log")
   wall=$(awk '/^summary: steps/ { for (i = 1; i <= NF; i++) if ($i == "wall") print $(i+1) }' "$DIR/log")
   bytes=$(cat "$DIR"/run.h5 "$DIR"/run.chk.h5 | wc -c)
   echo "$io $iorun $wall $bytes"
@@ -36,6 +37,7 @@ run() { # ranks, extra options -> "iotime iotime-in-run-stage wall bytes"
 
 dd_rate() { # bytes -> bytes/s
   local t0 t1
+  sync
   t0=$(date +%s.%N)
   dd if=/dev/zero of="$DIR/dd.bin" bs=4M count=$(( ($1 + 4194303) / 4194304 )) status=none
   t1=$(date +%s.%N)

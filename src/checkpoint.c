@@ -53,7 +53,7 @@ static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const ch
   PetscFunctionBeginUser;
   PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
   PetscCallHDF5(comm, ds = H5Dcreate2(grp, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (total > 0) PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, &st, &c, c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
+  if (total > 0) PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, 1, &st, &c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
   PetscCallHDF5(comm, H5Dclose(ds));
   PetscCallHDF5(comm, H5Sclose(fs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -97,14 +97,15 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
     PetscCall(IoWriteMetadata(comm, grp));
   }
-  PetscCall(PetscMalloc2(count + 1, &col, count + 1, &ids));
+  PetscCall(PetscMalloc1(count + 1, &col)); /* one column buffer, reused */
+  ids = (long long *)col;
   for (PetscInt i = 0; i < count; i++) ids[i] = (long long)recs[i].id;
   PetscCall(WriteColumn(comm, grp, dxpl, "id", H5T_NATIVE_LLONG, total, offset, count, ids));
   for (int k = 0; k < 5; k++) {
     for (PetscInt i = 0; i < count; i++) col[i] = k == 0 ? recs[i].x : k == 1 ? recs[i].y : k == 2 ? recs[i].r : k == 3 ? recs[i].xb : recs[i].yb;
     PetscCall(WriteColumn(comm, grp, dxpl, names[k], H5T_NATIVE_DOUBLE, total, offset, count, col));
   }
-  PetscCall(PetscFree2(col, ids));
+  PetscCall(PetscFree(col));
   PetscCall(PetscFree(recs));
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));

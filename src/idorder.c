@@ -56,48 +56,73 @@ static int CompareId(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Rank holding id in the blocks [ceil(k M / P), ceil((k+1) M / P)). */
+static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt size)
+{
+  PetscInt64 k = (id * size) / M;
+  while (k > 0 && id < (k * M + size - 1) / size) k--;
+  while (k + 1 < size && id >= ((k + 1) * M + size - 1) / size) k++;
+  return (PetscMPIInt)k;
+}
+
+/* One pass, one result buffer: records that stay on this rank go straight to their
+   final place, the others are packed by destination, exchanged with one
+   MPI_Alltoallv and then placed.  When the block has no id gaps (the usual case) a
+   record's place is id - lo and no sort is needed; otherwise the block is sorted.    */
 PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, IoRec **recs, PetscInt *count, PetscInt64 *offset, PetscInt64 *total)
 {
-  PetscMPIInt  size;
-  PetscInt64   M = 0, c;
-  IoRec       *mine;
-  PetscMPIInt *dest;
-  void        *out;
+  PetscMPIInt  size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
+  PetscInt64   M = 0, nin = 0, nself = 0, lo, hi, c;
+  IoRec       *out, *sbuf, *rbuf;
+  MPI_Datatype t;
+  PetscBool    dense;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.ioOrder, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   for (PetscInt i = 0; i < p->n; i++) M = PetscMax(M, p->id[i] + 1);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &M, 1, MPIU_INT64, MPI_MAX, comm));
-  PetscCall(PetscMalloc2(p->n + 1, &mine, p->n + 1, &dest));
+  lo = ((PetscInt64)rank * M + size - 1) / size;
+  hi = ((PetscInt64)(rank + 1) * M + size - 1) / size;
+  PetscCall(PetscMalloc1(p->n + 1, &dest));
+  PetscCall(PetscCalloc5(size, &sc, size, &sd, size, &rc, size, &rd, size, &fill));
   for (PetscInt i = 0; i < p->n; i++) {
-    mine[i] = (IoRec){p->id[i], p->x[i], p->y[i], p->r[i], p->xb[i], p->yb[i]};
-    /* rank k holds ids [k M / P, (k+1) M / P): k = floor((id P + P - 1) / M) - ... */
-    PetscInt64 k = (p->id[i] * size) / M;
-    while (k > 0 && p->id[i] < (k * M + size - 1) / size) k--; /* ceil(k M / P) > id */
-    while (k + 1 < size && p->id[i] >= ((k + 1) * M + size - 1) / size) k++;
-    dest[i] = (PetscMPIInt)k;
+    dest[i] = M > 0 ? BlockOwner(p->id[i], M, size) : 0;
+    if (dest[i] == rank) nself++;
+    else sc[dest[i]]++;
   }
-  PetscCall(RouteRecords(comm, p->n, mine, sizeof(IoRec), dest, &out, count));
-  PetscCall(PetscFree2(mine, dest));
-  *recs = (IoRec *)out;
-  { /* sort: ids of a block without gaps are placed directly, O(n); else qsort */
-    PetscMPIInt rank_;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank_));
-    const PetscInt64 lo = ((PetscInt64)rank_ * M + size - 1) / size, hi = ((PetscInt64)(rank_ + 1) * M + size - 1) / size;
-    if (hi - lo == *count && *count > 0) {
-      IoRec *sorted;
-      PetscCall(PetscMalloc1(*count, &sorted));
-      for (PetscInt i = 0; i < *count; i++) sorted[(*recs)[i].id - lo] = (*recs)[i];
-      PetscCall(PetscFree(*recs));
-      *recs = sorted;
-    } else qsort(*recs, (size_t)*count, sizeof(IoRec), CompareId);
+  for (PetscMPIInt k = 1; k < size; k++) sd[k] = sd[k - 1] + sc[k - 1];
+  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
+  for (PetscMPIInt k = 0; k < size; k++) {
+    rd[k] = (PetscMPIInt)nin;
+    nin += rc[k];
+    PetscCheck(nin <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "more records than an MPI count can address");
   }
-  c = *count;
+  c     = nin + nself;
+  dense = (PetscBool)(hi - lo == c);
+  PetscCall(PetscMalloc1(c + 1, &out));
+  PetscCall(PetscMalloc2(p->n - nself + 1, &sbuf, nin + 1, &rbuf));
+  for (PetscInt i = 0, j = 0; i < p->n; i++) {
+    const IoRec rec = {p->id[i], p->x[i], p->y[i], p->r[i], p->xb[i], p->yb[i]};
+    if (dest[i] != rank) sbuf[sd[dest[i]] + fill[dest[i]]++] = rec;
+    else out[dense ? rec.id - lo : nin + j++] = rec;
+  }
+  PetscCall(PetscFree(dest));
+  PetscCallMPI(MPI_Type_contiguous((int)sizeof(IoRec), MPI_BYTE, &t));
+  PetscCallMPI(MPI_Type_commit(&t));
+  PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, t, rbuf, rc, rd, t, comm));
+  PetscCallMPI(MPI_Type_free(&t));
+  for (PetscInt64 i = 0; i < nin; i++) out[dense ? rbuf[i].id - lo : i] = rbuf[i];
+  PetscCall(PetscFree2(sbuf, rbuf));
+  PetscCall(PetscFree5(sc, sd, rc, rd, fill));
+  if (!dense) qsort(out, (size_t)c, sizeof(IoRec), CompareId);
+  *recs  = out;
+  *count = (PetscInt)c;
   *offset = 0;
   PetscCallMPI(MPI_Exscan(&c, offset, 1, MPIU_INT64, MPI_SUM, comm));
-  PetscMPIInt rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) *offset = 0; /* MPI_Exscan leaves rank 0's result undefined */
   PetscCallMPI(MPI_Allreduce(&c, total, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCall(PetscLogEventEnd(THRONG_EV.ioOrder, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -330,20 +330,28 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, const hsize_t *start, const hsize_t *cnt, hsize_t nelem, const void *buf)
+PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start, const hsize_t *cnt, const void *buf)
 {
-  hid_t fs, ms;
+  hid_t   fs, ms;
+  hsize_t nelem = 1, zero = 0;
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.ioWrite, 0, 0, 0, 0));
+  for (int d = 0; d < ndim; d++) nelem *= cnt[d];
   PetscCallHDF5(comm, fs = H5Dget_space(ds));
-  PetscCallHDF5(comm, ms = H5Screate_simple(1, &nelem, NULL));
-  if (nelem) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
-  else { /* a rank with nothing to write still takes part in the collective call */
+  if (nelem) {
+    /* the memory space has the selection's shape: with another shape HDF5 1.10 maps
+       chunks element by element, which costs more than the write itself           */
+    PetscCallHDF5(comm, ms = H5Screate_simple(ndim, cnt, NULL));
+    PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+  } else { /* a rank with nothing to write still takes part in the collective call */
+    PetscCallHDF5(comm, ms = H5Screate_simple(1, &zero, NULL));
     PetscCallHDF5(comm, H5Sselect_none(fs));
     PetscCallHDF5(comm, H5Sselect_none(ms));
   }
   PetscCallHDF5(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf));
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
+  PetscCall(PetscLogEventEnd(THRONG_EV.ioWrite, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -352,7 +360,7 @@ static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
 {
   const hsize_t start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp};
   PetscFunctionBeginUser;
-  PetscCall(IoWriteHyperslab(comm, ds, dxpl, memtype, start, cnt, (hsize_t)count * (hsize_t)ncomp, buf));
+  PetscCall(IoWriteHyperslab(comm, ds, dxpl, memtype, ncomp > 1 ? 3 : 2, start, cnt, buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,8 +405,6 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   IoRec      *recs;
   PetscInt    count;
   PetscInt64  offset, total;
-  PetscReal  *xy, *r, *v;
-  long long  *ids;
   PetscMPIInt rank;
   const hsize_t f = (hsize_t)w->frames;
 
@@ -406,23 +412,20 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
-  PetscCall(PetscMalloc4(2 * count + 2, &xy, count + 1, &r, count + 1, &ids, 2 * count + 2, &v));
+  /* the velocity replaces the binning position (xb, yb) in each record */
   for (PetscInt i = 0, j = 0; i < count; i++) {
-    xy[2 * i]     = recs[i].x;
-    xy[2 * i + 1] = recs[i].y;
-    r[i]          = recs[i].r;
-    ids[i]        = (long long)recs[i].id;
-    v[2 * i] = v[2 * i + 1] = NAN;
+    PetscReal vx = NAN, vy = NAN;
     /* the previous state is in the same id blocks, also sorted: merge by id */
     if (w->prev && w->prevStep == s->step - 1) {
       while (j < w->nprev && w->prev[j].id < recs[i].id) j++;
       if (j < w->nprev && w->prev[j].id == recs[i].id) {
-        v[2 * i]     = (recs[i].x - w->prev[j].x) / s->prm.dt;
-        v[2 * i + 1] = (recs[i].y - w->prev[j].y) / s->prm.dt;
+        vx = (recs[i].x - w->prev[j].x) / s->prm.dt;
+        vy = (recs[i].y - w->prev[j].y) / s->prm.dt;
       }
     }
+    recs[i].xb = vx;
+    recs[i].yb = vy;
   }
-  PetscCall(PetscFree(recs));
   PetscCall(PetscFree(w->prev));
   w->nprev = 0;
   const PetscInt64 oldmax = w->nmax;
@@ -432,12 +435,23 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
-    PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, xy));
-    PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, r));
+    /* one contiguous buffer, packed anew for each dataset: HDF5 writes a strided
+       memory selection through a hidden copy of the same size anyway               */
+    PetscReal *buf;
+    long long *ids;
+    PetscCall(PetscMalloc1(2 * count + 2, &buf));
+    ids = (long long *)buf;
+    for (PetscInt i = 0; i < count; i++) buf[2 * i] = recs[i].x, buf[2 * i + 1] = recs[i].y;
+    PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
+    for (PetscInt i = 0; i < count; i++) buf[2 * i] = recs[i].xb, buf[2 * i + 1] = recs[i].yb;
+    PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
+    for (PetscInt i = 0; i < count; i++) buf[i] = recs[i].r;
+    PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, buf));
+    for (PetscInt i = 0; i < count; i++) ids[i] = (long long)recs[i].id;
     PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
-    PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, v));
+    PetscCall(PetscFree(buf));
   }
-  PetscCall(PetscFree4(xy, r, ids, v));
+  PetscCall(PetscFree(recs));
   PetscCall(FillRows(w, 0, f, oldmax, w->nmax)); /* earlier frames' new rows (N grew)    */
   PetscCall(FillRows(w, f, f + 1, total, w->nmax)); /* this frame's rows beyond its disks */
   { /* step, time, count: one element, written by rank 0 within a collective call */
@@ -475,10 +489,12 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     flush = now - w->lastFlush >= w->flushEvery;
     PetscCallMPI(MPI_Bcast(&flush, 1, MPI_INT, 0, comm));
     if (flush) {
+      PetscCall(PetscLogEventBegin(THRONG_EV.ioFlush, 0, 0, 0, 0));
       PetscCallHDF5(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL));
       w->flushed   = w->frames;
       w->lastFlush = now;
       PetscCall(WriteXdmf(w));
+      PetscCall(PetscLogEventEnd(THRONG_EV.ioFlush, 0, 0, 0, 0));
     }
   }
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));

@@ -25,6 +25,9 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrDiag", cls, &THRONG_EV.diag));
   PetscCall(PetscLogEventRegister("ThrInit", cls, &THRONG_EV.init));
   PetscCall(PetscLogEventRegister("ThrIO", cls, &THRONG_EV.io));
+  PetscCall(PetscLogEventRegister("ThrIOOrder", cls, &THRONG_EV.ioOrder));
+  PetscCall(PetscLogEventRegister("ThrIOWrite", cls, &THRONG_EV.ioWrite));
+  PetscCall(PetscLogEventRegister("ThrIOFlush", cls, &THRONG_EV.ioFlush));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -50,8 +50,8 @@ PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dx
 /* Attributes with the options in force, versions, git revision and rank count. */
 PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);
-/* Collective write of a hyperslab (start, cnt) of ds from nelem values; a rank with
-   nelem = 0 still calls H5Dwrite, as HDF5 requires. */
-PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, const hsize_t *start, const hsize_t *cnt, hsize_t nelem, const void *buf);
+/* Collective write of the ndim-dimensional hyperslab (start, cnt) of ds from a buffer
+   of that shape; a rank with an empty hyperslab still calls H5Dwrite, as HDF5 requires. */
+PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start, const hsize_t *cnt, const void *buf);
 /* An attribute of n values of type (n = 0: a scalar). Collective. */
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);

@@ -14,9 +14,11 @@
   #define PETSC_SUCCESS 0
 #endif
 
-/* Log events, one per phase of a step (registered in SimRegisterEvents). */
+/* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
+   contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
+   ioFlush (H5Fflush and the XDMF sidecar). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;
