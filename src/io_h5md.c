@@ -22,8 +22,10 @@
  * every rank write its own piece (H5FD_MPIO_INDIVIDUAL_IO): MPI-IO's two-phase
  * aggregation only added copies on one node (slower in jobs/bench_io.sh); on a parallel file system
  * with many ranks per file stripe, -io_collective_buffering turns it on.
- * Chunks hold 2^20 rows and are never pre-filled (parallel HDF5 allocates chunks early and
- * would otherwise write every frame twice); rows beyond a frame's disks are written.
+ * A chunk holds one frame (up to 2^22 rows) and is never pre-filled (parallel HDF5
+ * allocates chunks early and would otherwise write every frame twice); rows beyond a
+ * frame's disks are written.  A frame allocates little: the id-ordered records, and one
+ * column buffer packed anew for each dataset (fresh pages are costly to fault in).
  * After a frame the file is flushed (-output_flush_every seconds apart at most; a flush is
  * an fsync) and rank 0 rewrites the XDMF 2 sidecar (ParaView
  * 5.11's XDMF 3 reader crashes on Polyvertex grids; its XDMF 2 reader works) (via a
