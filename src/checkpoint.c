@@ -35,6 +35,13 @@ static PetscErrorCode PhysicsString(const Params *p, char *buf, size_t len)
     PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : "", (double)p->half[k]));
     PetscCall(PetscStrlcat(buf, more, len));
   }
+  if (p->solver != SOLVER_PBD) { /* another time stepper, another trajectory */
+    PetscCall(PetscSNPrintf(more, sizeof(more), " solver=%s", SolverKinds[p->solver]));
+    PetscCall(PetscStrlcat(buf, more, len));
+    if (p->solver == SOLVER_PENALTY) PetscCall(PetscSNPrintf(more, sizeof(more), " penalty_gamma=%.17g", (double)p->penalty));
+    else PetscCall(PetscSNPrintf(more, sizeof(more), " rtol=%.17g atol=%.17g max_it=%d", (double)p->rtol, (double)p->atol, (int)p->maxIt));
+    PetscCall(PetscStrlcat(buf, more, len));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

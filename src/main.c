@@ -106,7 +106,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
       if (now - chkClock >= prm.chkWall) s.control = PetscMax(s.control, 1);
     }
     if (output && ((prm.outputEvery > 0 && (s.step + 1) % prm.outputEvery == 0) || s.step + 1 == prm.steps)) PetscCall(H5MDRememberPrevious(&w, &s));
-    PetscCall(PBDStep(&s));
+    PetscCall(SolverStep(&s));
     if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
       PetscCall(H5MDWriteFrame(&w, &s));
       lastFrame = s.step;
@@ -154,6 +154,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
                           el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
     PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
+    PetscCall(SolverReport(&s));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
     DigestFormat(&dg, hex);

@@ -21,6 +21,7 @@
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
+const char *const        SolverKinds[]     = {"pbd", "pngs", "penalty", "pgs", "SolverKind", "SOLVER_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
@@ -63,6 +64,14 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->chkWall          = 0;
   p->restart[0]       = 0;
   p->flushEvery       = 10;
+  p->solver           = SOLVER_PBD;
+  p->rtol             = 1e-10;
+  p->atol             = 1e-12;
+  p->maxIt            = 1000;
+  p->penalty          = 1e3;
+  p->active           = -1; /* default: the skin */
+  p->tao              = PETSC_FALSE;
+  p->monitor          = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,7 +105,7 @@ static PetscErrorCode OptionsRealArray(MPI_Comm comm, PetscOptionItems *PetscOpt
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
   PetscBool set, boxSet, regionSet, centerSet, nSet;
-  PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nh;
+  PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nsolver = (PetscInt)p->solver, nh;
 
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
@@ -124,6 +133,14 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
     PetscCall(PetscOptionsIntArray("-rank_grid", "Ranks along x and y (default: the shortest halo)", NULL, p->grid, &ng, &gset));
     PetscCheck(!gset || ng == 2, comm, PETSC_ERR_USER_INPUT, "option -rank_grid needs 2 comma-separated numbers, got %" PetscInt_FMT, ng);
   }
+  PetscCall(PetscOptionsEList("-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10)", NULL, SolverKinds, 4, SolverKinds[p->solver], &nsolver, NULL));
+  PetscCall(PetscOptionsReal("-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", NULL, p->rtol, &p->rtol, NULL));
+  PetscCall(PetscOptionsReal("-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", NULL, p->atol, &p->atol, NULL));
+  PetscCall(PetscOptionsInt("-solver_max_it", "pngs/pgs: iteration limit per step", NULL, p->maxIt, &p->maxIt, NULL));
+  PetscCall(PetscOptionsReal("-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", NULL, p->penalty, &p->penalty, NULL));
+  PetscCall(PetscOptionsReal("-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", NULL, p->active, &p->active, NULL));
+  PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default bqnls) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
+  PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy", 2, p->gravity, &set));
@@ -149,6 +166,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscOptionsEnd();
   p->init    = (InitKind)ninit;
   p->overlap = (OverlapPolicy)novl;
+  p->solver  = (SolverKind)nsolver;
 
   if (p->init == INIT_FILE) {
     PetscInt64 count;
@@ -170,6 +188,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]", (double)p->rebin);
   PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
   PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
+  PetscCheck(p->rtol >= 0 && p->atol >= 0 && p->rtol + p->atol > 0, comm, PETSC_ERR_USER_INPUT, "-solver_rtol %g, -solver_atol %g: must be >= 0, not both 0", (double)p->rtol, (double)p->atol);
+  PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
+  PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
@@ -183,6 +204,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   const PetscReal rmax = InitRadiusMax(p);
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
+  if (p->active < 0) p->active = p->skin;
+  PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
 
   if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
     const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
@@ -276,5 +299,7 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
   PetscCall(PetscPrintf(comm, "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT " seed=%" PetscInt64_FMT "\n", p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
   PetscCall(PetscPrintf(comm, "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n", (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
                         (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
+  if (p->solver == SOLVER_PENALTY) PetscCall(PetscPrintf(comm, "throng: solver=penalty penalty_gamma=%g\n", (double)p->penalty));
+  else if (p->solver != SOLVER_PBD) PetscCall(PetscPrintf(comm, "throng: solver=%s%s rtol=%g atol=%g max_it=%" PetscInt_FMT "%s\n", SolverKinds[p->solver], p->solver == SOLVER_PGS && p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt, p->solver == SOLVER_PGS ? " (linearised pairs with gap < -pgs_active)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -28,6 +28,8 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrIOOrder", cls, &THRONG_EV.ioOrder));
   PetscCall(PetscLogEventRegister("ThrIOWrite", cls, &THRONG_EV.ioWrite));
   PetscCall(PetscLogEventRegister("ThrIOFlush", cls, &THRONG_EV.ioFlush));
+  PetscCall(PetscLogEventRegister("ThrPGSAssemble", cls, &THRONG_EV.pgsAssemble));
+  PetscCall(PetscLogEventRegister("ThrPGSSolve", cls, &THRONG_EV.pgsSolve));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -66,6 +68,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
 PetscErrorCode SimDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
+  PetscCall(SolverDestroy(s));
   PetscCall(MigratorDestroy(&s->mig));
   PetscCall(HaloDestroy(&s->halo));
   PetscCall(CellsDestroy(&s->cells));

@@ -15,33 +15,8 @@
  * the initial-condition code does.
  * Runs on any number of ranks; the errors are the same bit for bit.                      */
 #include "testutil.h"
-#include <string.h>
-#include <unistd.h>
 
 static char base[512];
-
-/* The spiral start, written by rank 0 to a file named after its pid (ctest runs tests in
-   parallel), which is the only rank that reads it. */
-static PetscErrorCode WriteStart(void)
-{
-  PetscMPIInt rank;
-  int         pid = (int)getpid();
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  PetscCall(PetscSNPrintf(base, sizeof(base), "-radius 0.1 -polydispersity 0 -attract_gamma 1 -attract_center 0,0 -wall_box 0 -halfplanes 0,1,0 -box -2,-1,2,3 -init file -init_file disks40_%d.txt -tile 2", pid));
-  if (!rank) {
-    char  name[64];
-    FILE *f;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "disks40_%d.txt", pid));
-    f = fopen(name, "w");
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", name);
-    fprintf(f, "# 40 disks of radius 0.1 on a golden-angle spiral\n");
-    for (int k = 0; k < 40; k++) fprintf(f, "%.17g %.17g 0.1\n", 0.16 * sqrt(k + 0.5) * cos(2.39996322972865332 * k), 1.15 + 0.16 * sqrt(k + 0.5) * sin(2.39996322972865332 * k));
-    fclose(f);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static PetscErrorCode RunTo(MPI_Comm comm, PetscReal T, PetscInt nsteps, PetscReal *x, PetscReal *y)
 {
@@ -66,7 +41,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(SimRegisterEvents());
-  PetscCall(WriteStart());
+  PetscCall(TestDisks40Start(base, sizeof(base)));
   { /* the reference on rank 0 alone (the result does not depend on the rank count) */
     PetscMPIInt rank;
     PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -91,14 +66,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "observed order (least squares over 5 halvings): %.4f\n", (double)order));
   CHECK(order >= 0.8 && order <= 1.2, "observed order %.4f not in [0.8, 1.2]", (double)order);
   CHECK(e[5] < e[0] / 8, "error did not shrink: %g -> %g", (double)e[0], (double)e[5]);
-  {
-    PetscMPIInt rank;
-    char        name[64];
-    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s", strstr(base, "disks40_")));
-    *strchr(name, ' ') = 0;
-    if (!rank) remove(name);
-  }
+  PetscCall(TestDisks40Remove(base));
   int rc = TestFinish();
   PetscCall(PetscFinalize());
   return rc;

@@ -19,23 +19,7 @@
  * PBD: y = x - h e_2, then P_{S_2} ∘ P_{S_1}, the projections of project.h.  The error is
  * the sup over the steps of |x_k - x(t_k)| on [0, T], T = 3 (sliding and free phase).
  * Observed order over 5 halvings of h must lie in [0.8, 1.2].                           */
-#include <throng/project.h>
-#include <stdio.h>
-#define SLIDING_PI 3.14159265358979323846
-
-static void Exact(double a, double t, double x[3])
-{
-  const double c1 = 0.5 * log((1 - cos(a)) / (1 + cos(a))), tstar = -c1;
-  if (t <= tstar) {
-    const double e = exp(2 * (c1 + t)), C2 = sin(a) * (exp(2 * c1) + 1);
-    x[0] = C2 * exp(t) / (1 + e);
-    x[1] = (1 - e) / (1 + e);
-  } else {
-    x[0] = 1;
-    x[1] = tstar - t;
-  }
-  x[2] = 0;
-}
+#include "sliding.h"
 
 static double SupError(double h, double T, double a, double C)
 {
@@ -47,7 +31,7 @@ static double SupError(double h, double T, double a, double C)
     x[1] -= h; /* prediction with f = -e_2 */
     ProjectOutsideBall(3, x, c1, R);
     ProjectOutsideBall(3, x, c2, R);
-    Exact(a, k * h, ex);
+    SlidingExact(a, k * h, ex);
     const double e = sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + (x[2] - ex[2]) * (x[2] - ex[2]));
     if (e > err) err = e;
   }
@@ -78,7 +62,7 @@ int main(void)
   }
   /* the exact solution is on the crease while sliding: a check of the derivation itself */
   double x[3];
-  Exact(a, 1.0, x);
+  SlidingExact(a, 1.0, x);
   if (fabs(x[0] * x[0] + x[1] * x[1] - 1) < 1e-14) passed++;
   else {
     failed++;

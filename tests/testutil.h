@@ -28,3 +28,10 @@ PetscErrorCode TestGatherById(Sim *s, PetscReal *x, PetscReal *y);
 PetscErrorCode TestGatherArraysById(Sim *s, const PetscReal *a, const PetscReal *b, PetscReal *A, PetscReal *B);
 /* Sum failures over ranks, print the closing line, return the exit status. */
 int TestFinish(void);
+
+/* Seed 000 §4.3's 40 disks from a fixed golden-angle spiral (test_disks40.c explains it):
+   rank 0 writes the start file (named after its pid) and opts receives the options of
+   the scene (radius, attraction, half-plane, box, -init file ...). Collective. */
+PetscErrorCode TestDisks40Start(char *opts, size_t len);
+/* Remove the start file named in opts (rank 0). Collective. */
+PetscErrorCode TestDisks40Remove(const char *opts);

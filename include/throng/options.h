@@ -6,6 +6,7 @@
 
 typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
+typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS } SolverKind;
 
 typedef struct {
   /* particles */
@@ -26,6 +27,14 @@ typedef struct {
                          /*   more than this fraction of the skin since the last binning */
   PetscInt   tile;       /* -tile: tile edge in cells (>= 2)                           */
   PetscInt   grid[2];    /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
+  /* time stepper (solver.h) */
+  SolverKind solver;     /* -solver pbd|pngs|penalty|pgs                               */
+  PetscReal  rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */
+  PetscInt   maxIt;      /* -solver_max_it: iteration limit of pngs and pgs per step   */
+  PetscReal  penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
+  PetscReal  active;     /* -pgs_active: linearise pairs and walls with gap < this     */
+  PetscBool  tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
+  PetscBool  monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
   /* driver f */
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */
@@ -53,6 +62,8 @@ typedef struct {
   PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
   PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
 } Params;
+
+extern const char *const SolverKinds[];
 
 PetscErrorCode ParamsSetDefaults(Params *p);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);

@@ -10,6 +10,7 @@
 #include <throng/walls.h>
 #include <throng/digest.h>
 #include <throng/idorder.h>
+#include <throng/solver.h>
 
 typedef struct {
   Params    prm;
@@ -30,6 +31,7 @@ typedef struct {
   PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
   Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
   PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
+  SolverStats sol;
 } Sim;
 
 /* Collective. Sets up everything from prm and creates the initial disks. */
@@ -50,9 +52,28 @@ PetscErrorCode SimRegisterEvents(void);
    (-init_overlap project), as the options say. Collective. */
 PetscErrorCode SimResolveInitialOverlaps(Sim *s);
 
+/* solver.c: one step of the stepper chosen by -solver; summary and monitor lines */
+PetscErrorCode SolverStep(Sim *s);
+PetscErrorCode SolverReport(Sim *s);
+PetscErrorCode SolverDestroy(Sim *s);
+
 /* pbd.c */
 /* One PBD step: prediction, then ONE colour-ordered sweep over all constraints. */
 PetscErrorCode PBDStep(Sim *s);
+/* PNGS (seed 000 eq. 108): prediction, then sweeps until one changes the state by at
+   most atol + rtol max|q| (max norm, reduced over all ranks). */
+PetscErrorCode PNGSStep(Sim *s);
+/* Prediction and the rebin-or-reset that precedes a sweep (first half of PBDStep). */
+PetscErrorCode PBDPredict(Sim *s);
+/* After a step that moved owned disks by other means than sweeps: reduce the largest
+   distance from the binning position (with s->control), rebin or refresh the ghosts. */
+PetscErrorCode PBDSettle(Sim *s);
+
+/* penalty.c: explicit Euler on seed 000 eq. 107 */
+PetscErrorCode PenaltyStep(Sim *s);
+
+/* pgs.c: the catching-up scheme, linearised and PETSc-assembled (seed 001 eq. 10) */
+PetscErrorCode PGSStep(Sim *s);
 /* One sweep with no prediction (h = 0). Collective. */
 PetscErrorCode PBDSweep(Sim *s);
 /* Fold the displacement left by the last sweep into s->sweepDisp. Collective. */

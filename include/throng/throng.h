@@ -16,9 +16,10 @@
 
 /* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
-   ioFlush (H5Fflush and the XDMF sidecar). */
+   ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
+   phases (linearisation and PETSc assembly; the dual solve). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

@@ -1,0 +1,95 @@
+/* penalty — explicit Euler on the penalised ODE of seed 000, eq. 107.
+ *
+ *     dq/dt = f(q) - gamma sum_j d_{S_j}(q) grad d_{S_j}(q),
+ *
+ * the comparison scheme that needs no projection at all: overlaps are allowed and pushed
+ * back by a force proportional to them.  For a closed set S_j with a unique nearest
+ * point, d grad d = q - P_{S_j}(q), so the penalty term is gamma times the sum of the
+ * single-constraint corrections that PBD applies one after the other — here they are
+ * all evaluated at the same state q (a Jacobi step) and scaled by h gamma:
+ *
+ *     q_{k+1} = q_k + h f(q_k) + h gamma sum_j (P_{S_j}(q_k) - q_k).
+ *
+ * For a pair (i, j) with overlap o = r_i + r_j - |q_i - q_j| > 0 the correction moves
+ * q_i by -(o/2) e and q_j by +(o/2) e (e the unit vector from i to j); for a wall it moves
+ * q_i along the wall normal by the deficit.  h gamma < 1 is needed for stability of a
+ * single contact (the correction of a pair decays by 1 - h gamma per step); with many
+ * contacts per disk the bound is smaller.  A small gamma lets disks sink into each other
+ * (the error stops converging at O(|f| / gamma)); a large one needs small h — seed 000
+ * Figures 8 and 10 show both, and jobs/study_solvers.sh reproduces them.
+ *
+ * Distribution: each rank evaluates, for each of its disks, all pairs with disks of the
+ * 9 surrounding cells (owned or ghost) in a fixed order — cells south-west to north-east,
+ * disks in id order inside a cell — so every sum is formed in the same order on any
+ * number of ranks and the trajectory stays bitwise independent of the rank count.  No
+ * reverse exchange is needed (each pair is evaluated from both sides); the ghosts are
+ * refreshed, or the disks rebinned, after the update (PBDSettle).                     */
+#include <throng/sim.h>
+
+PetscErrorCode PenaltyStep(Sim *s)
+{
+  Particles      *p = &s->P;
+  const Domain   *d = &s->dom;
+  const Cells    *c = &s->cells;
+  const Walls    *wl = &s->walls;
+  SolverStats    *st = &s->sol;
+  const PetscInt  L = d->ln[0];
+  const PetscReal hg = s->prm.dt * s->prm.penalty;
+  PetscInt64      evals = 0;
+  PetscReal       d2[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
+  if (st->cap < p->n) {
+    PetscCall(PetscFree(st->save));
+    st->cap = PetscMax(p->n, 2 * st->cap);
+    PetscCall(PetscMalloc1(2 * st->cap, &st->save));
+  }
+  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
+    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
+      const PetscInt k = DomainLocalCell(d, cx, cy);
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        const PetscReal xi = p->x[i], yi = p->y[i], ri = p->r[i];
+        PetscReal       px = 0, py = 0;
+        for (PetscInt oy = -1; oy <= 1; oy++)
+          for (PetscInt ox = -1; ox <= 1; ox++) {
+            const PetscInt nk = k + oy * L + ox;
+            for (PetscInt j = c->beg[nk]; j < c->end[nk]; j++) {
+              if (j == i) continue;
+              const PetscReal dx = p->x[j] - xi, dy = p->y[j] - yi, dd = dx * dx + dy * dy, sum = ri + p->r[j];
+              evals++;
+              if (dd >= sum * sum) continue;
+              if (dd > 0) {
+                const PetscReal dist = PetscSqrtReal(dd), a = 0.5 * (sum - dist) / dist;
+                px -= a * dx;
+                py -= a * dy;
+              } else px += p->id[i] < p->id[j] ? -0.5 * sum : 0.5 * sum; /* project.h's choice */
+            }
+          }
+        if (s->wallMask[k])
+          for (PetscInt w = 0; w < wl->n; w++) {
+            const PetscReal *n = &wl->w[3 * w], g = n[0] * xi + n[1] * yi - n[2] - ri;
+            evals++;
+            if (g < 0) px -= g * n[0], py -= g * n[1];
+          }
+        st->save[2 * i]     = px;
+        st->save[2 * i + 1] = py;
+      }
+    }
+  PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  for (PetscInt i = 0; i < p->n; i++) {
+    p->x[i] += hg * st->save[2 * i];
+    p->y[i] += hg * st->save[2 * i + 1];
+  }
+  PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
+  PetscCall(PBDSettle(s));
+  st->work += evals;
+  st->iterations++;
+  st->lastIts = 1;
+  st->maxIts  = 1;
+  s->step++;
+  s->time = s->prm.dt * (PetscReal)s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
