@@ -62,6 +62,11 @@ expect_error "cannot open -init_file"         -init file -init_file "$dir/nope.t
 expect_error "needs the box"                  -init file -init_file "$dir/outside.txt"
 expect_error "no longer a finite number"     -gravity 0,-1e308 -dt 1e10 -n 100
 expect_error "zero normal"                    -halfplanes 0,0,1
+expect_error "Unknown option pgss for -solver" -solver pgss
+expect_error "penalty_gamma"                  -solver penalty -penalty_gamma -1
+expect_error "solver_max_it"                  -solver pngs -solver_max_it 0
+expect_error "not both 0"                     -solver pgs -solver_rtol 0 -solver_atol 0
+expect_error "pgs_active"                     -solver pgs -pgs_active 5
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
