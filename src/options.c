@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <throng/init.h>
+#include <petsctao.h>
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -139,7 +140,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsInt("-solver_max_it", "pngs/pgs: iteration limit per step", NULL, p->maxIt, &p->maxIt, NULL));
   PetscCall(PetscOptionsReal("-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", NULL, p->penalty, &p->penalty, NULL));
   PetscCall(PetscOptionsReal("-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", NULL, p->active, &p->active, NULL));
-  PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default bqnls) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
+  PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
   PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
@@ -204,6 +205,13 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   const PetscReal rmax = InitRadiusMax(p);
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
+  if (p->solver == SOLVER_PGS && p->tao) { /* TAO reads its -tao_* options now: checked here, not unknown */
+    Tao tao;
+    PetscCall(TaoCreate(comm, &tao));
+    PetscCall(TaoSetType(tao, TAOTRON));
+    PetscCall(TaoSetFromOptions(tao));
+    PetscCall(TaoDestroy(&tao));
+  }
   if (p->active < 0) p->active = p->skin;
   PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
 

@@ -34,8 +34,9 @@
  * (zero exactly at a solution of the LCP), or -solver_max_it.  Reported per step
  * (-solver_monitor): iterations, that residual, and the complementarity gap
  * max_k |mu_k (W mu + b)_k|.  With -pgs_tao the same QP, min 1/2 mu.W mu + b.mu over
- * mu >= 0, goes to a PETSc TAO bound-constrained solver (-tao_type, default bqnls; the
- * Hessian W is supplied for tron, gpcg, bnls...).
+ * mu >= 0, goes to a PETSc TAO bound-constrained solver (-tao_type, default tron, a Newton
+ * trust-region method given W as the Hessian; bqnls, blmvm, gpcg, bnls... also work).
+ * Its iterations are TAO's outer ones (tron's inner KSP iterations are not counted).
  *
  * Rank-count dependence.  Unlike pbd, pngs and penalty, pgs does NOT give the same
  * trajectory on different numbers of ranks: (1) the Gauss-Seidel order follows PETSc's
@@ -161,7 +162,7 @@ static PetscErrorCode SolveTAO(Mat W, Vec b, Vec mu, PetscReal atol, PetscReal r
   QP  qp = {W, b};
   PetscFunctionBeginUser;
   PetscCall(TaoCreate(PetscObjectComm((PetscObject)W), &tao));
-  PetscCall(TaoSetType(tao, TAOBQNLS));
+  PetscCall(TaoSetType(tao, TAOTRON));
   PetscCall(TaoSetSolution(tao, mu));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, QPObjectiveGradient, &qp));
   PetscCall(TaoSetHessian(tao, W, W, QPHessian, NULL));

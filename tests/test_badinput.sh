@@ -67,6 +67,8 @@ expect_error "penalty_gamma"                  -solver penalty -penalty_gamma -1
 expect_error "solver_max_it"                  -solver pngs -solver_max_it 0
 expect_error "not both 0"                     -solver pgs -solver_rtol 0 -solver_atol 0
 expect_error "pgs_active"                     -solver pgs -pgs_active 5
+expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
+expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
