@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <errno.h>
 
-enum { STREAM_RADIUS = 1, STREAM_POS = 2 };
+enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3 };
 
 static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2])
 {
@@ -50,6 +50,14 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
   if (prm->poly == 0) return prm->radius;
   Uniform2(prm->seed, id, STREAM_RADIUS, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
+}
+
+PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
+{
+  double u[2];
+  Uniform2(prm->seed, id, STREAM_SPEED, u); /* Box-Muller: one normal deviate per id */
+  const double z = PetscSqrtReal(-2 * PetscLogReal(1 - u[0])) * PetscCosReal(2 * PETSC_PI * u[1]);
+  return PetscMin(prm->speed[3], PetscMax(prm->speed[2], prm->speed[0] + prm->speed[1] * z));
 }
 
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */

@@ -107,6 +107,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     }
     if (output && ((prm.outputEvery > 0 && (s.step + 1) % prm.outputEvery == 0) || s.step + 1 == prm.steps)) PetscCall(H5MDRememberPrevious(&w, &s));
     PetscCall(SolverStep(&s));
+    PetscCall(CrowdExits(&s));
     if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
       PetscCall(H5MDWriteFrame(&w, &s));
       lastFrame = s.step;
@@ -124,6 +125,10 @@ static PetscErrorCode Run(int *argc, char ***argv)
       break;
     }
     PetscCall(ReportProgress(&s, t0, step0, PETSC_FALSE));
+    if (s.crowd.on && s.crowd.remaining == 0) {
+      if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: every agent has left, at t = %g (step %" PetscInt_FMT ")\n", (double)s.time, s.step));
+      break;
+    }
   }
   if (output && lastFrame != s.step) PetscCall(H5MDWriteFrame(&w, &s));
   if (chk && lastChk != s.step) PetscCall(CheckpointWrite(&s, prm.checkpoint));
@@ -148,13 +153,15 @@ static PetscErrorCode Run(int *argc, char ***argv)
       rss0 = mem[1];
     }
     PetscCall(StateDigest(comm, &s.P, &dg));
-    PetscCheck(dg.n == prm.n, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, prm.n);
+    const PetscInt64 expect = s.crowd.on ? s.crowd.remaining : s.prm.n; /* agents leave through exits */
+    PetscCheck(dg.n == expect, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, expect);
     if (prm.map && !prm.quiet) PetscCall(ReportMap(&s, 64, 24));
     PetscCall(PetscPrintf(comm, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt64_FMT "  ranks %d  wall %.3f s  %.4e particle-steps/s (%.4e per rank)\n", s.step, (double)s.time, dg.n, size, (double)el, el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el) : 0.0,
                           el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
     PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
     PetscCall(SolverReport(&s));
+    PetscCall(CrowdFinish(&s, output));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
     DigestFormat(&dg, hex);

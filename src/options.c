@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <throng/init.h>
 #include <petsctao.h>
+#include <throng/geometry.h>
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -65,6 +66,13 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->chkWall          = 0;
   p->restart[0]       = 0;
   p->flushEvery       = 10;
+  p->geometry[0]      = 0;
+  p->eikH             = 0.1;
+  p->eikWall          = 0;
+  p->speed[0]         = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
+  p->speed[1]         = 0.26;
+  p->speed[2]         = 0.5;
+  p->speed[3]         = 2.2;
   p->solver           = SOLVER_PBD;
   p->rtol             = 1e-10;
   p->atol             = 1e-12;
@@ -142,9 +150,14 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", NULL, p->active, &p->active, NULL));
   PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
   PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
+  PetscCall(PetscOptionsString("-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", NULL, p->geometry, p->geometry, sizeof(p->geometry), NULL));
+  PetscCall(PetscOptionsReal("-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", NULL, p->eikH, &p->eikH, NULL));
+  PetscCall(PetscOptionsReal("-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", NULL, p->eikWall, &p->eikWall, NULL));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, &set));
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy", 2, p->gravity, &set));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
+  if (!set && p->geometry[0]) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
   PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 4, InitKinds[p->init], &ninit, NULL));
   PetscCall(PetscOptionsString("-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", NULL, p->initFile, p->initFile, sizeof(p->initFile), NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
@@ -191,6 +204,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
   PetscCheck(p->rtol >= 0 && p->atol >= 0 && p->rtol + p->atol > 0, comm, PETSC_ERR_USER_INPUT, "-solver_rtol %g, -solver_atol %g: must be >= 0, not both 0", (double)p->rtol, (double)p->atol);
   PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
+  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0", (double)p->eikH);
+  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
+  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
@@ -215,6 +231,20 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (p->active < 0) p->active = p->skin;
   PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
 
+  if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell */
+    Geometry g;
+    PetscCall(GeometryRead(comm, p->geometry, &g));
+    if (!boxSet) {
+      const PetscReal m = 2 * rmax + p->skin;
+      p->box[0] = g.bbox[0] - m, p->box[1] = g.bbox[1] - m, p->box[2] = g.bbox[2] + m, p->box[3] = g.bbox[3] + m;
+      boxSet    = PETSC_TRUE;
+    }
+    if (!regionSet) {
+      PetscCall(PetscArraycpy(p->region, g.bbox, 4));
+      regionSet = PETSC_TRUE;
+    }
+    PetscCall(GeometryDestroy(&g));
+  }
   if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
     const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
     const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)p->tile * cell); /* >= 4 tiles */

@@ -25,6 +25,7 @@
  * reverse exchange is needed (each pair is evaluated from both sides); the ghosts are
  * refreshed, or the disks rebinned, after the update (PBDSettle).                     */
 #include <throng/sim.h>
+#include <throng/geometry.h>
 
 PetscErrorCode PenaltyStep(Sim *s)
 {
@@ -71,6 +72,13 @@ PetscErrorCode PenaltyStep(Sim *s)
             const PetscReal *n = &wl->w[3 * w], g = n[0] * xi + n[1] * yi - n[2] - ri;
             evals++;
             if (g < 0) px -= g * n[0], py -= g * n[1];
+          }
+        if (s->wallMask[k])
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: radially out */
+            PetscReal       cx, cy;
+            const PetscReal dd = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], xi, yi, &cx, &cy);
+            evals++;
+            if (dd < ri && dd > 0) px += (xi - cx) * (ri / dd - 1), py += (yi - cy) * (ri / dd - 1);
           }
         st->save[2 * i]     = px;
         st->save[2 * i + 1] = py;

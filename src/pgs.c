@@ -49,6 +49,7 @@
  * rtol; the tests check agreement, not identity.                                     */
 #include <throng/sim.h>
 #include <petsctao.h>
+#include <throng/geometry.h>
 
 typedef struct {
   PetscInt  i, j;    /* disk indices on this rank (j = -1: a wall) */
@@ -220,6 +221,13 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
             const PetscReal *nv = &wl->w[3 * w], g = nv[0] * p->x[i] + nv[1] * p->y[i] - nv[2] - p->r[i];
             (*tests)++;
             if (g < act) PGS_PUSH(((Row){i, -1, nv[0], nv[1], g}));
+          }
+        if (s->wallMask[k])
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: normal from the closest point */
+            PetscReal       cx, cy;
+            const PetscReal dd = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], p->x[i], p->y[i], &cx, &cy);
+            (*tests)++;
+            if (dd - p->r[i] < act && dd > 0) PGS_PUSH(((Row){i, -1, (p->x[i] - cx) / dd, (p->y[i] - cy) / dd, dd - p->r[i]}));
           }
         for (int f = -1; f < 4; f++) {
           const PetscInt nk = f < 0 ? k : k + fwd[f];

@@ -44,6 +44,7 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
   PetscCall(SimRebin(s));
   s->rebins = 0;
+  PetscCall(CrowdCheckAgents(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -59,7 +60,8 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(HaloCreate(&s->dom, &s->halo));
   PetscCall(MigratorCreate(&s->dom, &s->mig));
   PetscCall(DriverSetUp(prm, &s->drv));
-  PetscCall(WallsSetUp(prm, &s->walls));
+  PetscCall(CrowdSetUp(s));
+  PetscCall(WallsSetUp(prm, s->crowd.geom.nwall, s->crowd.geom.wall, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -69,12 +71,14 @@ PetscErrorCode SimDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(SolverDestroy(s));
+  PetscCall(CrowdDestroy(s));
   PetscCall(MigratorDestroy(&s->mig));
   PetscCall(HaloDestroy(&s->halo));
   PetscCall(CellsDestroy(&s->cells));
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
   PetscCall(PetscFree(s->wallMask));
+  PetscCall(WallsDestroy(&s->walls));
   PetscCall(DomainDestroy(&s->dom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -137,6 +141,7 @@ PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt st
   s->prm.n = s->idPrint.n;
   s->step  = step;
   s->time  = time;
+  s->crowd.total = s->crowd.remaining = s->idPrint.n; /* exits before the checkpoint are not in its records */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,7 +169,7 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
     for (PetscInt cx = 1; cx < L - 1; cx++) {
       const PetscInt k = cy * L + cx;
       for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        m = PetscMax(m, WallsViolation(&s->walls, p->x[i], p->y[i], p->r[i]));
+        m = PetscMax(m, WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]));
         for (int f = -1; f < 4; f++) {
           const PetscInt nk = f < 0 ? k : k + fwd[f];
           for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {

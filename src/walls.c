@@ -1,18 +1,26 @@
-/* walls — constraints on one disk: half-planes  n·q_i >= b + r_i  (|n| = 1).
+/* walls — constraints on one disk: half-planes  n·q_i >= b + r_i  (|n| = 1), and
+ * segments  dist(q_i, segment) >= r_i.
  *
  * The box walls (-wall_box, on by default) are the four half-planes of the decomposed
- * box; -halfplanes adds more (normals are normalised here).  Segments and polygons
- * (crowd geometry) will join as further single-disk constraints of the same sweep.
+ * box; -halfplanes adds more (normals are normalised here).  A crowd geometry
+ * (-geometry, geometry.c) adds the wall segments of its polygons, with the exits cut out:
+ * the projection moves the centre radially away from the closest point of the segment
+ * to distance r (project.h), which also handles the ends and corners of walls.  Each cell
+ * keeps the list of segments that a disk binned in it can reach.
  * In the sweep a disk's walls are projected when its cell is processed, before its
- * pairs, in the order listed here.  Cells that no wall can reach — every point of the
+ * pairs, in the order listed here: half-planes, then segments by index.  Cells that no wall can reach — every point of the
  * cell, widened by the skin, is further than r_max inside every half-plane — skip the
  * wall projections: those would be identities, so the result is the same, faster.     */
 #include <throng/walls.h>
+#include <throng/geometry.h>
 
-PetscErrorCode WallsSetUp(const Params *prm, Walls *wl)
+PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg, Walls *wl)
 {
   PetscFunctionBeginUser;
-  wl->n = 0;
+  PetscCall(PetscMemzero(wl, sizeof(*wl)));
+  wl->nseg = nseg;
+  PetscCall(PetscMalloc1(4 * nseg + 1, &wl->seg));
+  if (nseg) PetscCall(PetscArraycpy(wl->seg, seg, 4 * nseg));
   if (prm->wallBox) {
     const PetscReal b[4][3] = {
       {1,  0,  prm->box[0] },
@@ -32,19 +40,59 @@ PetscErrorCode WallsSetUp(const Params *prm, Walls *wl)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscReal WallsViolation(const Walls *wl, PetscReal x, PetscReal y, PetscReal r)
+PetscErrorCode WallsDestroy(Walls *wl)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(wl->seg));
+  PetscCall(PetscFree(wl->segBeg));
+  PetscCall(PetscFree(wl->segIdx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal WallsViolation(const Walls *wl, PetscInt c, PetscReal x, PetscReal y, PetscReal r)
 {
   PetscReal v = 0;
   for (PetscInt k = 0; k < wl->n; k++) {
     const PetscReal *w = &wl->w[3 * k], g = w[0] * x + w[1] * y - w[2] - r;
     if (-g > v) v = -g;
   }
+  if (wl->segBeg)
+    for (PetscInt j = wl->segBeg[c]; j < wl->segBeg[c + 1]; j++) {
+      PetscReal cx, cy;
+      const PetscReal d = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], x, y, &cx, &cy);
+      if (r - d > v) v = r - d;
+    }
   return v;
 }
 
-PetscErrorCode WallsCellMask(const Walls *wl, const Domain *d, PetscReal rmax, PetscReal margin, char *mask)
+/* Does segment s come within reach of the rectangle [x0, x1] x [y0, y1]?  (Liang-Barsky
+   clip of the segment against the rectangle.) */
+static PetscBool SegmentHitsBox(const PetscReal *s, PetscReal x0, PetscReal y0, PetscReal x1, PetscReal y1)
 {
+  const PetscReal dx = s[2] - s[0], dy = s[3] - s[1];
+  const PetscReal p[4] = {-dx, dx, -dy, dy}, q[4] = {s[0] - x0, x1 - s[0], s[1] - y0, y1 - s[1]};
+  PetscReal       t0 = 0, t1 = 1;
+  for (int k = 0; k < 4; k++) {
+    if (p[k] == 0) {
+      if (q[k] < 0) return PETSC_FALSE;
+    } else {
+      const PetscReal t = q[k] / p[k];
+      if (p[k] < 0) t0 = PetscMax(t0, t);
+      else t1 = PetscMin(t1, t);
+      if (t0 > t1) return PETSC_FALSE;
+    }
+  }
+  return PETSC_TRUE;
+}
+
+PetscErrorCode WallsCellMask(Walls *wl, const Domain *d, PetscReal rmax, PetscReal margin, char *mask)
+{
+  PetscInt cap = 16, n = 0;
   PetscFunctionBeginUser;
+  PetscCall(PetscFree(wl->segBeg));
+  PetscCall(PetscFree(wl->segIdx));
+  PetscCall(PetscMalloc1(d->ncell + 1, &wl->segBeg));
+  PetscCall(PetscMalloc1(cap, &wl->segIdx));
   for (PetscInt k = 0; k < d->ncell; k++) {
     const PetscInt  ix = k % d->ln[0], iy = k / d->ln[0];
     const PetscReal x0 = d->lo[0] + (PetscReal)(d->c0[0] + ix - 1) * d->w[0] - margin, x1 = x0 + d->w[0] + 2 * margin;
@@ -55,6 +103,21 @@ PetscErrorCode WallsCellMask(const Walls *wl, const Domain *d, PetscReal rmax, P
       const PetscReal  lo = w[0] * (w[0] > 0 ? x0 : x1) + w[1] * (w[1] > 0 ? y0 : y1);
       if (lo - w[2] < rmax) mask[k] = 1;
     }
+    wl->segBeg[k] = n;
+    for (PetscInt j = 0; j < wl->nseg; j++)
+      if (SegmentHitsBox(&wl->seg[4 * j], x0 - rmax, y0 - rmax, x1 + rmax, y1 + rmax)) {
+        if (n == cap) {
+          PetscInt *i2;
+          PetscCall(PetscMalloc1(2 * cap, &i2));
+          PetscCall(PetscArraycpy(i2, wl->segIdx, n));
+          PetscCall(PetscFree(wl->segIdx));
+          wl->segIdx = i2;
+          cap *= 2;
+        }
+        wl->segIdx[n++] = j;
+        mask[k]         = 1;
+      }
   }
+  wl->segBeg[d->ncell] = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,6 +35,11 @@ typedef struct {
   PetscReal  active;     /* -pgs_active: linearise pairs and walls with gap < this     */
   PetscBool  tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
   PetscBool  monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
+  /* crowd (crowd.c, eikonal.c, geometry.c) */
+  char       geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
+  PetscReal  eikH;       /* -eikonal_h: grid spacing of the travel-distance field      */
+  PetscReal  eikWall;    /* -eikonal_wall_distance d: slower within d of walls (0 off) */
+  PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
   /* driver f */
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */

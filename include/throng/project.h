@@ -42,6 +42,26 @@ static inline void ProjectHalfPlane(double *x, double *y, double r, const double
   }
 }
 
+/* Keep the centre (x, y) at least r from the segment s = (x0, y0, x1, y1): radially away
+   from the closest point.  A centre exactly on the segment moves along its left normal. */
+static inline void ProjectSegment(double *x, double *y, double r, const double *s)
+{
+  const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
+  double       t  = l2 > 0 ? ((*x - s[0]) * dx + (*y - s[1]) * dy) / l2 : 0;
+  t               = t < 0 ? 0 : (t > 1 ? 1 : t);
+  const double cx = s[0] + t * dx, cy = s[1] + t * dy, ex = *x - cx, ey = *y - cy, d2 = ex * ex + ey * ey;
+  if (d2 >= r * r) return;
+  if (d2 > 0) {
+    const double f = r / sqrt(d2);
+    *x             = cx + f * ex;
+    *y             = cy + f * ey;
+  } else if (l2 > 0) {
+    const double l = sqrt(l2);
+    *x             = cx - r * dy / l;
+    *y             = cy + r * dx / l;
+  }
+}
+
 /* Keep x (in R^dim) outside the open ball B_R(c). */
 static inline void ProjectOutsideBall(int dim, double *x, const double *c, double R)
 {

@@ -11,6 +11,7 @@
 #include <throng/digest.h>
 #include <throng/idorder.h>
 #include <throng/solver.h>
+#include <throng/crowd.h>
 
 typedef struct {
   Params    prm;
@@ -32,6 +33,7 @@ typedef struct {
   Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
   PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats sol;
+  Crowd       crowd;         /* -geometry: walkable area, eikonal field, exits        */
 } Sim;
 
 /* Collective. Sets up everything from prm and creates the initial disks. */
@@ -51,6 +53,14 @@ PetscErrorCode SimRegisterEvents(void);
 /* Initial overlaps beyond -init_overlap_tol: an error, or projected away by sweeps
    (-init_overlap project), as the options say. Collective. */
 PetscErrorCode SimResolveInitialOverlaps(Sim *s);
+
+/* crowd.c: set up (geometry, eikonal field, desired velocity), check the agents,
+   remove those that reached an exit (collective; rebins if any left), final report   */
+PetscErrorCode CrowdSetUp(Sim *s);
+PetscErrorCode CrowdCheckAgents(Sim *s);
+PetscErrorCode CrowdExits(Sim *s);
+PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles);
+PetscErrorCode CrowdDestroy(Sim *s);
 
 /* solver.c: one step of the stepper chosen by -solver; summary and monitor lines */
 PetscErrorCode SolverStep(Sim *s);

@@ -4,13 +4,20 @@
 #include <throng/domain.h>
 
 typedef struct {
-  PetscInt  n;
-  PetscReal w[3 * (THRONG_MAX_HALFPLANES + 4)]; /* nx, ny, b with |n| = 1 */
+  PetscInt   n;
+  PetscReal  w[3 * (THRONG_MAX_HALFPLANES + 4)]; /* nx, ny, b with |n| = 1 */
+  PetscInt   nseg;    /* wall segments x0, y0, x1, y1 (crowd geometry): a disk keeps its  */
+  PetscReal *seg;     /* centre at least r away from every point of each                 */
+  PetscInt  *segBeg;  /* per local cell k: the segments a disk of k can reach are        */
+  PetscInt  *segIdx;  /* segIdx[segBeg[k] .. segBeg[k+1]) (built by WallsCellMask)       */
 } Walls;
 
-PetscErrorCode WallsSetUp(const Params *prm, Walls *wl);
+/* Half-planes from the options; segments (may be NULL) from the crowd geometry. */
+PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg, Walls *wl);
+PetscErrorCode WallsDestroy(Walls *wl);
 /* mask[k] = 1 for each local cell k from which a disk (radius <= rmax, within margin of
-   its cell) may violate some wall; the sweep skips the walls of the other cells.       */
-PetscErrorCode WallsCellMask(const Walls *wl, const Domain *d, PetscReal rmax, PetscReal margin, char *mask);
-/* Largest violation max(0, b + r - n·q) of the walls by one disk. */
-PetscReal WallsViolation(const Walls *wl, PetscReal x, PetscReal y, PetscReal r);
+   its cell) may violate some wall; the sweep skips the walls of the other cells.  Also
+   builds the per-cell segment lists.                                                    */
+PetscErrorCode WallsCellMask(Walls *wl, const Domain *d, PetscReal rmax, PetscReal margin, char *mask);
+/* Largest violation of the walls by one disk of local cell k. */
+PetscReal WallsViolation(const Walls *wl, PetscInt k, PetscReal x, PetscReal y, PetscReal r);

@@ -1,0 +1,247 @@
+/* geometry — the walkable area: polygons with holes (obstacles) and exits, from WKT.
+ *
+ * File format (-geometry FILE), the convention JuPedSim users know — the walkable area as
+ * WKT polygons — with one keyword per line:
+ *
+ *     # a room of 10 m x 8 m with a pillar, and a 1.2 m door in its east wall
+ *     walkable POLYGON ((0 0, 10 0, 10 8, 0 8, 0 0), (4 3, 5 3, 5 4, 4 4, 4 3))
+ *     exit     LINESTRING (10 3.4, 10 4.6)
+ *
+ * `walkable` (exactly one line) is a POLYGON or MULTIPOLYGON; holes are obstacles.
+ * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
+ * Lengths are metres.  GEOS parses the WKT and checks the polygon (GEOSisValidReason:
+ * self-intersections, holes outside the shell, ...); the exits must be within 1e-6 of
+ * the boundary.
+ *
+ * From it throng takes segments, the form the sweep needs:
+ *   - the ring segments (shells and holes), for the inside test (even-odd rule);
+ *   - the wall segments: the rings minus the exits (GEOSDifference with the exits
+ *     widened by 1e-6), so that a door is an opening in its wall;
+ *   - the exit segments, each tagged with its exit.
+ * Every rank parses the same text with the same GEOS, so every rank holds the same
+ * segments in the same order (rank 0 reads the file and broadcasts it).           */
+#include <throng/geometry.h>
+#include <geos_c.h>
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct {
+  char msg[512];
+} GeosMsg;
+
+static void GeosHandler(const char *fmt, void *ud)
+{
+  GeosMsg *m = (GeosMsg *)ud;
+  PetscStrncpy(m->msg, fmt, sizeof(m->msg));
+}
+
+/* Append the segments of a (multi)line geometry to (*seg, *n, *cap); ids optional. */
+static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, PetscReal **seg, PetscInt **ids, PetscInt id, PetscInt *n, PetscInt *cap)
+{
+  const int ng = GEOSGetNumGeometries_r(h, geom);
+  PetscFunctionBeginUser;
+  for (int k = 0; k < ng; k++) {
+    const GEOSGeometry     *line = GEOSGetGeometryN_r(h, geom, k);
+    const int               t    = GEOSGeomTypeId_r(h, line);
+    if (t == GEOS_MULTILINESTRING || t == GEOS_GEOMETRYCOLLECTION) {
+      PetscCall(AddLines(h, line, seg, ids, id, n, cap));
+      continue;
+    }
+    if (t == GEOS_POLYGON) { /* rings of a polygon */
+      PetscCall(AddLines(h, GEOSGetExteriorRing_r(h, line), seg, ids, id, n, cap));
+      for (int r = 0; r < GEOSGetNumInteriorRings_r(h, line); r++) PetscCall(AddLines(h, GEOSGetInteriorRingN_r(h, line, r), seg, ids, id, n, cap));
+      continue;
+    }
+    const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, line);
+    unsigned int             np = 0;
+    if (!cs || !GEOSCoordSeq_getSize_r(h, cs, &np)) continue;
+    for (unsigned int i = 0; i + 1 < np; i++) {
+      double x0, y0, x1, y1;
+      GEOSCoordSeq_getXY_r(h, cs, i, &x0, &y0);
+      GEOSCoordSeq_getXY_r(h, cs, i + 1, &x1, &y1);
+      if (x0 == x1 && y0 == y1) continue;
+      if (*n == *cap) {
+        PetscReal *s2;
+        PetscInt  *i2 = NULL;
+        *cap          = 2 * *cap + 16;
+        PetscCall(PetscMalloc1(4 * *cap, &s2));
+        if (*n) PetscCall(PetscArraycpy(s2, *seg, 4 * *n));
+        PetscCall(PetscFree(*seg));
+        *seg = s2;
+        if (ids) {
+          PetscCall(PetscMalloc1(*cap, &i2));
+          if (*n) PetscCall(PetscArraycpy(i2, *ids, *n));
+          PetscCall(PetscFree(*ids));
+          *ids = i2;
+        }
+      }
+      (*seg)[4 * *n] = x0, (*seg)[4 * *n + 1] = y0, (*seg)[4 * *n + 2] = x1, (*seg)[4 * *n + 3] = y1;
+      if (ids) (*ids)[*n] = id;
+      (*n)++;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, Geometry *g)
+{
+  char               *text = NULL, err[700] = "";
+  long                len = 0;
+  PetscMPIInt         rank;
+  GEOSContextHandle_t h;
+  GeosMsg             gm = {""};
+  GEOSWKTReader      *rd;
+  GEOSGeometry       *walk = NULL, *exits[256];
+  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *f = fopen(path, "rb");
+    if (f) {
+      fseek(f, 0, SEEK_END);
+      len = ftell(f);
+      fseek(f, 0, SEEK_SET);
+      PetscCall(PetscMalloc1(len + 1, &text));
+      if (fread(text, 1, (size_t)len, f) != (size_t)len) len = -1;
+      else text[len] = 0;
+      fclose(f);
+    } else len = -1;
+  }
+  PetscCallMPI(MPI_Bcast(&len, 1, MPI_LONG, 0, comm));
+  PetscCheck(len >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot read -geometry file '%s'", path);
+  if (rank) PetscCall(PetscMalloc1(len + 1, &text));
+  PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
+
+  h = GEOS_init_r();
+  GEOSContext_setErrorMessageHandler_r(h, GeosHandler, &gm);
+  rd = GEOSWKTReader_create_r(h);
+  { /* line by line: keyword, WKT */
+    char *line = text, *next;
+    int   lineno = 0;
+    for (; line && !err[0]; line = next) {
+      next = strchr(line, '\n');
+      if (next) *next++ = 0;
+      lineno++;
+      while (*line == ' ' || *line == '\t') line++;
+      if (!*line || *line == '#' || *line == '\r') continue;
+      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4);
+      if (!isWalk && !isExit) {
+        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'walkable <WKT polygon>' or 'exit <WKT linestring>'", lineno));
+        break;
+      }
+      gm.msg[0]          = 0;
+      GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, line + (isWalk ? 8 : 4));
+      if (!geom) {
+        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: cannot parse the WKT: %s", lineno, gm.msg));
+        break;
+      }
+      const int t = GEOSGeomTypeId_r(h, geom);
+      if (isWalk) {
+        if (walk) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a second 'walkable' line (give one POLYGON or MULTIPOLYGON)", lineno));
+        else if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'walkable' needs a POLYGON or MULTIPOLYGON, got %s", lineno, GEOSGeomType_r(h, geom)));
+        else if (GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is empty", lineno));
+        else if (GEOSisValid_r(h, geom) != 1) {
+          char *why = GEOSisValidReason_r(h, geom);
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is not a valid polygon: %s", lineno, why ? why : "?"));
+          GEOSFree_r(h, why);
+        } else {
+          walk = geom;
+          geom = NULL;
+        }
+      } else {
+        if (t != GEOS_LINESTRING) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno, GEOSGeomType_r(h, geom)));
+        else if (nex == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 exits", lineno));
+        else {
+          exits[nex++] = geom;
+          geom         = NULL;
+        }
+      }
+      if (geom) GEOSGeom_destroy_r(h, geom);
+    }
+  }
+  if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line"));
+  if (!err[0] && !nex) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
+  if (!err[0]) {
+    GEOSGeometry *bnd = GEOSBoundary_r(h, walk), *walls = GEOSGeom_clone_r(h, bnd);
+    for (PetscInt e = 0; e < nex && !err[0]; e++) {
+      double d2 = 0;
+      /* every point of the exit must lie on the boundary: its distance to the boundary,
+         taken at both ends and the midpoint of each segment, is ~0 */
+      const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, exits[e]);
+      unsigned int             np = 0;
+      GEOSCoordSeq_getSize_r(h, cs, &np);
+      for (unsigned int i = 0; i < np && !err[0]; i++)
+        for (int half = 0; half < (i + 1 < np ? 2 : 1); half++) {
+          double x, y, x1, y1;
+          GEOSCoordSeq_getXY_r(h, cs, i, &x, &y);
+          if (half) {
+            GEOSCoordSeq_getXY_r(h, cs, i + 1, &x1, &y1);
+            x = 0.5 * (x + x1), y = 0.5 * (y + y1);
+          }
+          GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
+          GEOSDistance_r(h, pt, bnd, &d2);
+          GEOSGeom_destroy_r(h, pt);
+          if (d2 > 1e-6) PetscCall(PetscSNPrintf(err, sizeof(err), "exit %" PetscInt_FMT " (the %" PetscInt_FMT "-th 'exit' line): the point (%g, %g) is %g from the boundary of the walkable area; an exit must lie on it", e, e + 1, x, y, d2));
+        }
+      if (!err[0]) {
+        GEOSGeometry *cut = GEOSBuffer_r(h, exits[e], 1e-6, 2), *rest = GEOSDifference_r(h, walls, cut);
+        GEOSGeom_destroy_r(h, cut);
+        GEOSGeom_destroy_r(h, walls);
+        walls = rest;
+        PetscCall(AddLines(h, exits[e], &g->exit, &g->exitId, e, &g->nexit, &cape));
+      }
+    }
+    if (!err[0]) {
+      double x0, y0, x1, y1, area;
+      PetscCall(AddLines(h, walk, &g->ring, NULL, 0, &g->nring, &capr));
+      PetscCall(AddLines(h, walls, &g->wall, NULL, 0, &g->nwall, &capw));
+      GEOSGeom_getXMin_r(h, walk, &x0), GEOSGeom_getYMin_r(h, walk, &y0), GEOSGeom_getXMax_r(h, walk, &x1), GEOSGeom_getYMax_r(h, walk, &y1);
+      GEOSArea_r(h, walk, &area);
+      g->bbox[0] = x0, g->bbox[1] = y0, g->bbox[2] = x1, g->bbox[3] = y1;
+      g->area   = area;
+      g->nexits = nex;
+    }
+    GEOSGeom_destroy_r(h, walls);
+    GEOSGeom_destroy_r(h, bnd);
+  }
+  for (PetscInt e = 0; e < nex; e++) GEOSGeom_destroy_r(h, exits[e]);
+  if (walk) GEOSGeom_destroy_r(h, walk);
+  GEOSWKTReader_destroy_r(h, rd);
+  GEOS_finish_r(h);
+  PetscCall(PetscFree(text));
+  PetscCheck(!err[0], comm, PETSC_ERR_USER_INPUT, "-geometry '%s': %s", path, err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GeometryDestroy(Geometry *g)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(g->ring));
+  PetscCall(PetscFree(g->wall));
+  PetscCall(PetscFree(g->exit));
+  PetscCall(PetscFree(g->exitId));
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y)
+{
+  PetscBool in = PETSC_FALSE;
+  for (PetscInt k = 0; k < g->nring; k++) {
+    const PetscReal *s = &g->ring[4 * k];
+    if ((s[1] > y) != (s[3] > y) && x < s[0] + (y - s[1]) * (s[2] - s[0]) / (s[3] - s[1])) in = (PetscBool)!in;
+  }
+  return in;
+}
+
+PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy)
+{
+  const PetscReal dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
+  PetscReal       t  = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : 0;
+  t                  = t < 0 ? 0 : (t > 1 ? 1 : t);
+  *cx                = s[0] + t * dx;
+  *cy                = s[1] + t * dy;
+  return PetscSqrtReal((x - *cx) * (x - *cx) + (y - *cy) * (y - *cy));
+}
