@@ -13,6 +13,14 @@ printf -- '- just\n- a list\n' > "$dir/list.yaml"
 printf '# x y r\n1 1 0.5\n2 2 abc\n' > "$dir/badline.txt"
 printf '1 1 0.5\n200 2 0.5\n' > "$dir/outside.txt"
 printf '1 1 0.5\n3 3 -0.5\n' > "$dir/negr.txt"
+# crowd geometries (WKT)
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/room.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 0\nexit LINESTRING (10 4, 10 6)\n' > "$dir/unparsable.wkt"
+printf 'walkable POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/bowtie.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (11 4, 11 6)\n' > "$dir/offexit.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\n' > "$dir/noexit.wkt"
+printf 'room POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\n' > "$dir/keyword.wkt"
+printf 'walkable MULTIPOLYGON (((0 0, 4 0, 4 10, 0 10, 0 0)), ((6 0, 10 0, 10 10, 6 10, 6 0)))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/closed.wkt"
 
 expect_error() { # expected message fragment, throng options...  (NP: rank counts, default "1 2")
   local want=$1; shift
@@ -67,6 +75,15 @@ expect_error "penalty_gamma"                  -solver penalty -penalty_gamma -1
 expect_error "solver_max_it"                  -solver pngs -solver_max_it 0
 expect_error "not both 0"                     -solver pgs -solver_rtol 0 -solver_atol 0
 expect_error "pgs_active"                     -solver pgs -pgs_active 5
+expect_error "cannot read -geometry file"     -geometry "$dir/nope.wkt" -n 10 -radius 0.2
+expect_error "line 1: cannot parse the WKT"   -geometry "$dir/unparsable.wkt" -n 10 -radius 0.2
+expect_error "not a valid polygon: Self-inter" -geometry "$dir/bowtie.wkt" -n 10 -radius 0.2
+expect_error "an exit must lie on it"         -geometry "$dir/offexit.wkt" -n 10 -radius 0.2
+expect_error "no 'exit' line"                 -geometry "$dir/noexit.wkt" -n 10 -radius 0.2
+expect_error "line 1: expected 'walkable"     -geometry "$dir/keyword.wkt" -n 10 -radius 0.2
+expect_error "outside the walkable area"      -geometry "$dir/room.wkt" -n 50 -radius 0.2 -init uniform -init_region -5,0,5,10 -box -6,-1,11,11 -init_overlap project
+expect_error "cannot reach any exit"          -geometry "$dir/closed.wkt" -n 20 -radius 0.2 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
+expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -radius 0.2 -speed 1,0.2,2,3
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 

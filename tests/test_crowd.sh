@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Crowd scenarios (issue 5, first part):
+#  - RiMEA test 1: one agent at 1.33 m/s through a 40 m corridor needs 26-34 s;
+#  - room evacuation through one door (configs/room.yaml): every agent leaves, no agent
+#    ever overlaps a wall or another agent beyond 1 % of a radius, and the exit records
+#    (id, time, exit) and a mid-run state digest are identical on 1, 2 and 3 ranks;
+#  - the evacuation curve file counts down to 0.
+#   test_crowd.sh path/to/throng path/to/mpiexec path/to/source
+set -u
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+cd "$SRC" # the configs name their geometry relative to the repository root
+check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
+
+# RiMEA test 1
+timeout 120 "$THRONG" -options_file_yaml configs/rimea1.yaml -output "$out/rimea" -quiet >"$out/rimea.log" 2>&1
+check "rimea1 exited with $?" $?
+t=$(awk -F, 'NR == 2 { print $2 }' "$out/rimea.exits.csv" 2>/dev/null)
+echo "RiMEA test 1: the agent needed ${t:-?} s (allowed 26-34 s)"
+awk -v t="${t:-0}" 'BEGIN { exit !(t >= 26 && t <= 34) }'; check "RiMEA 1: time ${t:-none} not in [26, 34] s" $?
+
+# room evacuation on 1, 2, 3 ranks
+for np in 1 2 3; do
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/room$np" -quiet \
+    -progress 50 >"$out/room$np.log" 2>&1
+  check "room on $np ranks exited with $?" $?
+  grep -q "summary: crowd: 100 of 100 agents left, evacuation time" "$out/room$np.log"; check "room on $np ranks: not every agent left" $?
+  # worst overlap (agents and walls) over the progress lines, relative to the radius 0.2
+  awk '/^step/ { for (i = 1; i <= NF; i++) if ($i == "max_overlap" && $(i + 1) > m) m = $(i + 1) } END { exit !(m + 0 <= 0.002) }' "$out/room$np.log"
+  check "room on $np ranks: an overlap above 1 % of a radius" $?
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet -steps 800 >"$out/mid$np.log" 2>&1
+  check "room (800 steps) on $np ranks exited with $?" $?
+done
+grep "summary: crowd" "$out/room1.log"
+for np in 2 3; do
+  cmp -s "$out/room1.exits.csv" "$out/room$np.exits.csv"; check "room: exit records on $np ranks differ from 1 rank" $?
+  [ "$(grep state-digest "$out/mid1.log")" = "$(grep state-digest "$out/mid$np.log")" ]; check "room: digest at step 800 on $np ranks differs" $?
+done
+[ "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2)" = 0 ] && [ "$(sed -n 2p "$out/room1.evacuation.csv")" = "0,100" ]
+check "room: the evacuation curve does not run from 100 to 0" $?
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
