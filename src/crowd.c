@@ -17,8 +17,9 @@
  *
  * Walls: the wall segments of the geometry (with the doors cut out) are constraints of
  * the sweep (walls.c).  Exits: after each step an agent whose centre comes within its
- * radius of an exit segment has passed the door and is removed; its id, time and exit
- * are recorded.  If any rank removed agents, all rebin (the ghosts are rebuilt).  The
+ * radius of an exit segment, or that is already outside the walkable area within
+ * r_max + skin of it (a large step carried it through), has passed the door and is
+ * removed; its id, time and exit are recorded.  If any rank removed agents, all rebin (the ghosts are rebuilt).  The
  * evacuation curve N(t) is kept on rank 0 at every change; the run ends when the last
  * agent has left.  At the end: PREFIX.exits.csv (id, time, exit, sorted by time then
  * id) and PREFIX.evacuation.csv (time, agents remaining), and a summary line with the
@@ -104,9 +105,10 @@ PetscErrorCode CrowdExits(Sim *s)
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < p->n; i++) {
     PetscInt ex = -1;
-    for (PetscInt k = 0; k < c->geom.nexit && ex < 0; k++) {
-      PetscReal cx, cy;
-      if (SegmentDistance(&c->geom.exit[4 * k], p->x[i], p->y[i], &cx, &cy) <= p->r[i]) ex = c->geom.exitId[k];
+    for (PetscInt k = 0; k < c->geom.nexit && ex < 0; k++) { /* at the door line, or just through it */
+      PetscReal       cx, cy;
+      const PetscReal d = SegmentDistance(&c->geom.exit[4 * k], p->x[i], p->y[i], &cx, &cy);
+      if (d <= p->r[i] || (d <= s->walls.depth && !GeometryInside(&c->geom, p->x[i], p->y[i]))) ex = c->geom.exitId[k];
     }
     if (ex >= 0) {
       if (c->nleft == c->capLeft) {

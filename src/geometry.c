@@ -16,7 +16,8 @@
  * From it throng takes segments, the form the sweep needs:
  *   - the ring segments (shells and holes), for the inside test (even-odd rule);
  *   - the wall segments: the rings minus the exits (GEOSDifference with the exits
- *     widened by 1e-6), so that a door is an opening in its wall;
+ *     widened by 1e-6), so that a door is an opening in its wall, each with the unit
+ *     normal that points into the walkable area (tested just beside its midpoint);
  *   - the exit segments, each tagged with its exit.
  * Every rank parses the same text with the same GEOS, so every rank holds the same
  * segments in the same order (rank 0 reads the file and broadcasts it).           */
@@ -202,6 +203,14 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, Geometry *g)
       g->bbox[0] = x0, g->bbox[1] = y0, g->bbox[2] = x1, g->bbox[3] = y1;
       g->area   = area;
       g->nexits = nex;
+      PetscCall(PetscMalloc1(2 * g->nwall + 1, &g->wallNormal));
+      for (PetscInt k = 0; k < g->nwall; k++) { /* which side of the wall is walkable */
+        const PetscReal *s = &g->wall[4 * k], dx = s[2] - s[0], dy = s[3] - s[1], l = PetscSqrtReal(dx * dx + dy * dy);
+        const PetscReal  nx = -dy / l, ny = dx / l, mx = 0.5 * (s[0] + s[2]), my = 0.5 * (s[1] + s[3]);
+        const PetscBool  left = GeometryInside(g, mx + 1e-6 * nx, my + 1e-6 * ny);
+        g->wallNormal[2 * k]     = left ? nx : -nx;
+        g->wallNormal[2 * k + 1] = left ? ny : -ny;
+      }
     }
     GEOSGeom_destroy_r(h, walls);
     GEOSGeom_destroy_r(h, bnd);
@@ -220,6 +229,7 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscFunctionBeginUser;
   PetscCall(PetscFree(g->ring));
   PetscCall(PetscFree(g->wall));
+  PetscCall(PetscFree(g->wallNormal));
   PetscCall(PetscFree(g->exit));
   PetscCall(PetscFree(g->exitId));
   PetscCall(PetscMemzero(g, sizeof(*g)));

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <errno.h>
 
-enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3 };
+enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3, STREAM_GROUP = 4 };
 
 static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2])
 {
@@ -52,12 +52,21 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
 }
 
-PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
+PetscInt InitPopulation(const Params *prm, PetscInt64 id)
 {
   double u[2];
+  if (prm->frac2 <= 0) return 0;
+  Uniform2(prm->seed, id, STREAM_GROUP, u);
+  return u[0] < prm->frac2 ? 1 : 0;
+}
+
+PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
+{
+  double           u[2];
+  const PetscReal *s = InitPopulation(prm, id) ? prm->speed2 : prm->speed;
   Uniform2(prm->seed, id, STREAM_SPEED, u); /* Box-Muller: one normal deviate per id */
   const double z = PetscSqrtReal(-2 * PetscLogReal(1 - u[0])) * PetscCosReal(2 * PETSC_PI * u[1]);
-  return PetscMin(prm->speed[3], PetscMax(prm->speed[2], prm->speed[0] + prm->speed[1] * z));
+  return PetscMin(s[3], PetscMax(s[2], s[0] + s[1] * z));
 }
 
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */

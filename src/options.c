@@ -73,6 +73,8 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->speed[1]         = 0.26;
   p->speed[2]         = 0.5;
   p->speed[3]         = 2.2;
+  p->frac2            = 0;
+  for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   p->solver           = SOLVER_PBD;
   p->rtol             = 1e-10;
   p->atol             = 1e-12;
@@ -154,6 +156,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", NULL, p->eikH, &p->eikH, NULL));
   PetscCall(PetscOptionsReal("-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", NULL, p->eikWall, &p->eikWall, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, &set));
+  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, &set));
+  PetscCall(PetscOptionsReal("-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", NULL, p->frac2, &p->frac2, NULL));
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
@@ -206,6 +210,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
   PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0", (double)p->eikH);
   PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
+  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
+  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3], comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
   PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");

@@ -47,7 +47,7 @@ static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, 
   if (wallMask[k])
     for (PetscInt i = b; i < e; i++) {
       for (PetscInt w = 0; w < wl->n; w++) ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
-      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]]);
+      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
     }
   for (PetscInt i = b; i < e; i++) {
     PetscReal        xi = x[i], yi = y[i];

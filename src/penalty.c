@@ -26,6 +26,7 @@
  * refreshed, or the disks rebinned, after the update (PBDSettle).                     */
 #include <throng/sim.h>
 #include <throng/geometry.h>
+#include <throng/project.h>
 
 PetscErrorCode PenaltyStep(Sim *s)
 {
@@ -74,11 +75,12 @@ PetscErrorCode PenaltyStep(Sim *s)
             if (g < 0) px -= g * n[0], py -= g * n[1];
           }
         if (s->wallMask[k])
-          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: radially out */
-            PetscReal       cx, cy;
-            const PetscReal dd = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], xi, yi, &cx, &cy);
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: P(q) - q */
+            const PetscInt sj = wl->segIdx[j];
+            PetscReal      qx = xi, qy = yi;
+            ProjectSegment(&qx, &qy, ri, &wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth);
             evals++;
-            if (dd < ri && dd > 0) px += (xi - cx) * (ri / dd - 1), py += (yi - cy) * (ri / dd - 1);
+            px += qx - xi, py += qy - yi;
           }
         st->save[2 * i]     = px;
         st->save[2 * i + 1] = py;

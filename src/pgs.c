@@ -50,6 +50,7 @@
 #include <throng/sim.h>
 #include <petsctao.h>
 #include <throng/geometry.h>
+#include <throng/project.h>
 
 typedef struct {
   PetscInt  i, j;    /* disk indices on this rank (j = -1: a wall) */
@@ -223,11 +224,18 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
             if (g < act) PGS_PUSH(((Row){i, -1, nv[0], nv[1], g}));
           }
         if (s->wallMask[k])
-          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: normal from the closest point */
-            PetscReal       cx, cy;
-            const PetscReal dd = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], p->x[i], p->y[i], &cx, &cy);
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: the gap's gradient */
+            const PetscInt   sj = wl->segIdx[j];
+            const PetscReal *sg = &wl->seg[4 * sj], *nv = &wl->nrm[2 * sj];
+            const PetscReal  gap = SegmentGap(sg, nv, wl->depth, p->x[i], p->y[i]);
             (*tests)++;
-            if (dd - p->r[i] < act && dd > 0) PGS_PUSH(((Row){i, -1, (p->x[i] - cx) / dd, (p->y[i] - cy) / dd, dd - p->r[i]}));
+            if (!(gap - p->r[i] < act)) continue;
+            PetscReal cx, cy, ex, ey;
+            const PetscReal dd = SegmentDistance(sg, p->x[i], p->y[i], &cx, &cy);
+            if (PetscAbsReal(dd - PetscAbsReal(gap)) < 1e-12 * (1 + dd) && (cx != sg[0] || cy != sg[1]) && (cx != sg[2] || cy != sg[3])) ex = nv[0], ey = nv[1]; /* beside the interior */
+            else if (dd > 0) ex = (p->x[i] - cx) / dd, ey = (p->y[i] - cy) / dd; /* an end point */
+            else ex = nv[0], ey = nv[1];
+            PGS_PUSH(((Row){i, -1, ex, ey, gap - p->r[i]}));
           }
         for (int f = -1; f < 4; f++) {
           const PetscInt nk = f < 0 ? k : k + fwd[f];

@@ -61,7 +61,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(MigratorCreate(&s->dom, &s->mig));
   PetscCall(DriverSetUp(prm, &s->drv));
   PetscCall(CrowdSetUp(s));
-  PetscCall(WallsSetUp(prm, s->crowd.geom.nwall, s->crowd.geom.wall, &s->walls));
+  PetscCall(WallsSetUp(prm, s->crowd.geom.nwall, s->crowd.geom.wall, s->crowd.geom.wallNormal, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
   PetscFunctionReturn(PETSC_SUCCESS);

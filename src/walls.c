@@ -4,8 +4,11 @@
  * The box walls (-wall_box, on by default) are the four half-planes of the decomposed
  * box; -halfplanes adds more (normals are normalised here).  A crowd geometry
  * (-geometry, geometry.c) adds the wall segments of its polygons, with the exits cut out:
- * the projection moves the centre radially away from the closest point of the segment
- * to distance r (project.h), which also handles the ends and corners of walls.  Each cell
+ * the projection (project.h) moves a centre that is closer than r to the segment's
+ * interior back along the segment's inward normal — also when a large step carried it
+ * up to `depth` (r_max + skin) behind the wall, which a symmetric projection would
+ * push out on the wrong side — and radially away from an end point (door jambs, convex
+ * corners).  Obstacles must therefore be thicker than r_max + skin.  Each cell
  * keeps the list of segments that a disk binned in it can reach.
  * In the sweep a disk's walls are projected when its cell is processed, before its
  * pairs, in the order listed here: half-planes, then segments by index.  Cells that no wall can reach — every point of the
@@ -13,14 +16,18 @@
  * wall projections: those would be identities, so the result is the same, faster.     */
 #include <throng/walls.h>
 #include <throng/geometry.h>
+#include <throng/init.h>
+#include <throng/project.h>
 
-PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg, Walls *wl)
+PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg, const PetscReal *nrm, Walls *wl)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(wl, sizeof(*wl)));
-  wl->nseg = nseg;
-  PetscCall(PetscMalloc1(4 * nseg + 1, &wl->seg));
+  wl->nseg  = nseg;
+  wl->depth = InitRadiusMax(prm) + prm->skin; /* further than any step can carry a disk */
+  PetscCall(PetscMalloc2(4 * nseg + 1, &wl->seg, 2 * nseg + 1, &wl->nrm));
   if (nseg) PetscCall(PetscArraycpy(wl->seg, seg, 4 * nseg));
+  if (nseg) PetscCall(PetscArraycpy(wl->nrm, nrm, 2 * nseg));
   if (prm->wallBox) {
     const PetscReal b[4][3] = {
       {1,  0,  prm->box[0] },
@@ -43,7 +50,7 @@ PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg
 PetscErrorCode WallsDestroy(Walls *wl)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(wl->seg));
+  PetscCall(PetscFree2(wl->seg, wl->nrm));
   PetscCall(PetscFree(wl->segBeg));
   PetscCall(PetscFree(wl->segIdx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -58,8 +65,8 @@ PetscReal WallsViolation(const Walls *wl, PetscInt c, PetscReal x, PetscReal y, 
   }
   if (wl->segBeg)
     for (PetscInt j = wl->segBeg[c]; j < wl->segBeg[c + 1]; j++) {
-      PetscReal cx, cy;
-      const PetscReal d = SegmentDistance(&wl->seg[4 * wl->segIdx[j]], x, y, &cx, &cy);
+      const PetscInt   s = wl->segIdx[j];
+      const PetscReal  d = SegmentGap(&wl->seg[4 * s], &wl->nrm[2 * s], wl->depth, x, y);
       if (r - d > v) v = r - d;
     }
   return v;

@@ -4,7 +4,8 @@
 #  - room evacuation through one door (configs/room.yaml): every agent leaves, no agent
 #    ever overlaps a wall or another agent beyond 1 % of a radius, and the exit records
 #    (id, time, exit) and a mid-run state digest are identical on 1, 2 and 3 ranks;
-#  - the evacuation curve file counts down to 0.
+#  - the evacuation curve file counts down to 0;
+#  - seed 001 §4.2: evacuation times with h, 10 h and 30 h within 5 %.
 #   test_crowd.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -40,6 +41,17 @@ for np in 2 3; do
 done
 [ "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2)" = 0 ] && [ "$(sed -n 2p "$out/room1.evacuation.csv")" = "0,100" ]
 check "room: the evacuation curve does not run from 100 to 0" $?
+
+# seed 001 §4.2 (Figure 4): two populations, one twice as fast; the evacuation time with
+# steps h, 10 h and 30 h agrees within 5 % (10 h: a fast agent covers its diameter)
+for dt in 0.02 0.2 0.6; do
+  timeout 300 "$THRONG" -options_file_yaml configs/twospeeds.yaml -dt $dt -output none -quiet >"$out/two$dt.log" 2>&1
+  check "twospeeds -dt $dt exited with $?" $?
+done
+T=$(for dt in 0.02 0.2 0.6; do sed -n 's/.*80 of 80 agents left, evacuation time \([0-9.]*\) s.*/\1/p' "$out/two$dt.log"; done | tr '\n' ' ')
+echo "seed 001 §4.2: evacuation times with h, 10h, 30h: $T s"
+echo "$T" | awk '{ if (NF != 3) exit 1; for (i = 2; i <= 3; i++) if ((($i - $1) < 0 ? $1 - $i : $i - $1) > 0.05 * $1) exit 1 }'
+check "twospeeds: evacuation times '$T' do not agree within 5 %" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,7 +6,10 @@
 
 PetscReal InitRadius(const Params *prm, PetscInt64 id);
 PetscReal InitRadiusMax(const Params *prm);
-/* Free speed of agent id: normal (-speed mean,sd,min,max), clipped to [min, max]. */
+/* Population of agent id: 1 with probability -speed2_fraction, else 0. */
+PetscInt InitPopulation(const Params *prm, PetscInt64 id);
+/* Free speed of agent id: normal (-speed or, population 1, -speed2: mean,sd,min,max),
+   clipped to [min, max]. */
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id);
 /* Count the disk lines (and the largest radius given in them, 0 if none) of an -init_file (rank 0 reads, the count is broadcast). */
 PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax);

@@ -40,6 +40,8 @@ typedef struct {
   PetscReal  eikH;       /* -eikonal_h: grid spacing of the travel-distance field      */
   PetscReal  eikWall;    /* -eikonal_wall_distance d: slower within d of walls (0 off) */
   PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
+  PetscReal  speed2[4];  /* -speed2 ...: a second population's distribution            */
+  PetscReal  frac2;      /* -speed2_fraction: the share of agents drawn from -speed2    */
   /* driver f */
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */

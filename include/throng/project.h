@@ -42,23 +42,45 @@ static inline void ProjectHalfPlane(double *x, double *y, double r, const double
   }
 }
 
-/* Keep the centre (x, y) at least r from the segment s = (x0, y0, x1, y1): radially away
-   from the closest point.  A centre exactly on the segment moves along its left normal. */
-static inline void ProjectSegment(double *x, double *y, double r, const double *s)
+/* A wall segment s = (x0, y0, x1, y1) with unit normal n into the walkable side.  Gap of
+   the centre (x, y): beside the segment's interior, the signed distance n.(q - a) (also
+   for a centre up to `depth` behind the wall, i.e. crossed by a large step); beyond the
+   ends, the distance to the end point. */
+static inline double SegmentGap(const double *s, const double *n, double depth, double x, double y)
 {
   const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
-  double       t  = l2 > 0 ? ((*x - s[0]) * dx + (*y - s[1]) * dy) / l2 : 0;
-  t               = t < 0 ? 0 : (t > 1 ? 1 : t);
-  const double cx = s[0] + t * dx, cy = s[1] + t * dy, ex = *x - cx, ey = *y - cy, d2 = ex * ex + ey * ey;
+  const double t  = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : -1;
+  if (t > 0 && t < 1) {
+    const double sd = n[0] * (x - s[0]) + n[1] * (y - s[1]);
+    return sd > -depth ? sd : INFINITY; /* far behind: another wall's business */
+  }
+  const double ex = x - (t <= 0 ? s[0] : s[2]), ey = y - (t <= 0 ? s[1] : s[3]);
+  return sqrt(ex * ex + ey * ey);
+}
+
+/* Keep the centre (x, y) at gap >= r from the wall segment (see SegmentGap): along n
+   beside the interior, radially from an end point beyond the ends. */
+static inline void ProjectSegment(double *x, double *y, double r, const double *s, const double *n, double depth)
+{
+  const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
+  const double t  = l2 > 0 ? ((*x - s[0]) * dx + (*y - s[1]) * dy) / l2 : -1;
+  if (t > 0 && t < 1) {
+    const double sd = n[0] * (*x - s[0]) + n[1] * (*y - s[1]);
+    if (sd < r && sd > -depth) {
+      *x += (r - sd) * n[0];
+      *y += (r - sd) * n[1];
+    }
+    return;
+  }
+  const double cx = t <= 0 ? s[0] : s[2], cy = t <= 0 ? s[1] : s[3], ex = *x - cx, ey = *y - cy, d2 = ex * ex + ey * ey;
   if (d2 >= r * r) return;
   if (d2 > 0) {
     const double f = r / sqrt(d2);
     *x             = cx + f * ex;
     *y             = cy + f * ey;
-  } else if (l2 > 0) {
-    const double l = sqrt(l2);
-    *x             = cx - r * dy / l;
-    *y             = cy + r * dx / l;
+  } else {
+    *x = cx + r * n[0];
+    *y = cy + r * n[1];
   }
 }
 
