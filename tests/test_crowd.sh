@@ -42,6 +42,12 @@ done
 [ "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2)" = 0 ] && [ "$(sed -n 2p "$out/room1.evacuation.csv")" = "0,100" ]
 check "room: the evacuation curve does not run from 100 to 0" $?
 
+# post-processing: evacuation curve, density map, PeTrack trajectories (first frame: 100 agents)
+/usr/bin/python3 postproc/crowd.py "$out/room1" --density "$out/d.png" --petrack "$out/t.txt"
+check "postproc/crowd.py failed" $?
+[ -s "$out/room1-evacuation.png" ] && [ -s "$out/d.png" ] && [ "$(awk '$2 == 0' "$out/t.txt" | wc -l)" = 100 ] && grep -q '^# framerate: 1 fps' "$out/t.txt"
+check "postproc/crowd.py: missing plots, or the PeTrack file lacks frame 0's 100 agents or the frame rate" $?
+
 # seed 001 §4.2 (Figure 4): two populations, one twice as fast; the evacuation time with
 # steps h, 10 h and 30 h agrees within 5 % (10 h: a fast agent covers its diameter)
 for dt in 0.02 0.2 0.6; do

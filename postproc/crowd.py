@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Evacuation results of a throng crowd run: plots, density map, PeTrack trajectories.
+
+    /usr/bin/python3 postproc/crowd.py PREFIX [--png PREFIX-evacuation.png]
+                                              [--density PREFIX-density.png] [--petrack PREFIX.petrack.txt]
+
+PREFIX is the run's -output prefix.  It reads
+  PREFIX.evacuation.csv   time, agents remaining      -> evacuation curve N(t)
+  PREFIX.exits.csv        id, time, exit              -> cumulative count per exit (flow)
+  PREFIX.h5               H5MD snapshots              -> density map, PeTrack export
+and writes
+  --png      N(t) and the cumulative count through each exit, with the mean flows;
+  --density  the mean number density (agents / m^2) over all snapshots, on a 0.5 m grid;
+  --petrack  the trajectories in PeTrack's text layout, one line per agent and frame:
+             "id frame x y" (id from 1, frame from 0, metres), with the frame rate in
+             the header, as PedPy's load_trajectory_from_txt reads them.
+Needs Debian's python3-h5py and python3-matplotlib: run it with /usr/bin/python3.
+"""
+import argparse
+import csv
+import sys
+
+try:
+    import numpy as np
+except ImportError as e:
+    sys.exit(f"crowd.py: {e.name} missing: apt-get install python3-numpy, and use /usr/bin/python3")
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def plot_evacuation(prefix, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    curve = read_csv(f"{prefix}.evacuation.csv")
+    exits = read_csv(f"{prefix}.exits.csv")
+    t = [float(r["time"]) for r in curve]
+    n = [int(r["remaining"]) for r in curve]
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    ax[0].step(t, n, where="post")
+    ax[0].set_xlabel("time [s]")
+    ax[0].set_ylabel("agents inside")
+    ax[0].set_title(f"evacuation: {n[0]} agents, last left at {t[-1]:.2f} s")
+    for e in sorted({int(r["exit"]) for r in exits}):
+        te = sorted(float(r["time"]) for r in exits if int(r["exit"]) == e)
+        flow = (len(te) - 1) / (te[-1] - te[0]) if len(te) > 1 and te[-1] > te[0] else 0.0
+        ax[1].step(te, range(1, len(te) + 1), where="post", label=f"exit {e}: {len(te)} agents, {flow:.3g} /s")
+    ax[1].set_xlabel("time [s]")
+    ax[1].set_ylabel("agents through the exit")
+    ax[1].legend(fontsize=8)
+    for a in ax:
+        a.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"crowd.py: wrote {out}")
+
+
+def frames(prefix):
+    import h5py
+    f = h5py.File(f"{prefix}.h5", "r")
+    g = f["particles/disks"]
+    return f, g["position/value"], g["id/value"], g["position/step"][:], g["position/time"][:], f["observables/particle_number/value"][:]
+
+
+def density(prefix, out, cell=0.5):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    f, pos, ids, steps, times, counts = frames(prefix)
+    xy = np.concatenate([pos[k, :int(counts[k]), :] for k in range(len(steps))]) if len(steps) else np.zeros((0, 2))
+    if not len(xy):
+        sys.exit("crowd.py: no agents in the snapshots")
+    x0, y0 = xy.min(axis=0) - cell
+    x1, y1 = xy.max(axis=0) + cell
+    H, xe, ye = np.histogram2d(xy[:, 0], xy[:, 1], bins=[max(1, int((x1 - x0) / cell)), max(1, int((y1 - y0) / cell))], range=[[x0, x1], [y0, y1]])
+    H = H / (len(steps) * (xe[1] - xe[0]) * (ye[1] - ye[0]))
+    fig, ax = plt.subplots(figsize=(7, 5))
+    im = ax.imshow(H.T, origin="lower", extent=[xe[0], xe[-1], ye[0], ye[-1]], cmap="viridis", aspect="equal")
+    fig.colorbar(im, ax=ax, label="mean density [1/m²]")
+    ax.set_title(f"mean density over {len(steps)} snapshots ({cell} m cells)")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    f.close()
+    print(f"crowd.py: wrote {out} (peak {H.max():.2f} /m²)")
+
+
+def petrack(prefix, out):
+    f, pos, ids, steps, times, counts = frames(prefix)
+    if len(times) < 2:
+        sys.exit("crowd.py: PeTrack export needs at least 2 snapshots")
+    # PeTrack frames are equally spaced: keep the snapshots on the grid of the first
+    # interval (a run's final snapshot, when the last agent leaves, usually is not)
+    dt = times[1] - times[0]
+    keep = [k for k in range(len(times)) if abs((times[k] - times[0]) / dt - round((times[k] - times[0]) / dt)) < 1e-6]
+    fps = 1.0 / dt
+    with open(out, "w") as o:
+        o.write(f"# throng trajectories of {prefix}.h5\n# framerate: {fps:.10g} fps\n# id frame x/m y/m\n")
+        for k in keep:
+            n, frame = int(counts[k]), int(round((times[k] - times[0]) / dt))
+            for i, (x, y) in zip(ids[k, :n], pos[k, :n, :]):
+                o.write(f"{int(i) + 1} {frame} {x:.6f} {y:.6f}\n")
+    f.close()
+    print(f"crowd.py: wrote {out} ({len(keep)} of {len(steps)} snapshots as frames at {fps:.6g} fps)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("prefix", help="the run's -output prefix")
+    ap.add_argument("--png", help="evacuation curve and exit counts (default PREFIX-evacuation.png)")
+    ap.add_argument("--density", help="mean density map PNG")
+    ap.add_argument("--petrack", help="trajectories in PeTrack's text layout")
+    a = ap.parse_args()
+    plot_evacuation(a.prefix, a.png or f"{a.prefix}-evacuation.png")
+    if a.density:
+        density(a.prefix, a.density)
+    if a.petrack:
+        petrack(a.prefix, a.petrack)
+
+
+if __name__ == "__main__":
+    main()
