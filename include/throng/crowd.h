@@ -17,4 +17,6 @@ typedef struct {
   PetscInt   nleft, capLeft;
   PetscInt64 remaining; /* agents in the scene (all ranks)                              */
   PetscInt64 total;     /* agents at the start                                         */
+  float     *speed;     /* free speed of each id (replicated: 4 bytes per agent)       */
+  PetscInt64 nspeed;
 } Crowd;
