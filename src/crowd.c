@@ -61,6 +61,17 @@ PetscErrorCode CrowdSetUp(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool CrowdSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
+{
+  const Geometry *g = &((const Sim *)ctx)->crowd.geom;
+  if (!GeometryInside(g, x, y)) return PETSC_FALSE;
+  for (PetscInt k = 0; k < g->nring; k++) {
+    PetscReal cx, cy;
+    if (SegmentDistance(&g->ring[4 * k], x, y, &cx, &cy) < margin) return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
 PetscErrorCode CrowdCheckAgents(Sim *s)
 {
   Crowd           *c = &s->crowd;

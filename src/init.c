@@ -172,7 +172,20 @@ static PetscErrorCode InitFromFile(const Params *prm, const Domain *d, Particles
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
+/* Lattice sites with a filter: rank-independent numbering of the accepted sites.  Each
+   rank counts the accepted sites of every row (the same counts on every rank), finds
+   the row of its first id by the prefix sums, and walks the sites from there. */
+typedef struct {
+  PetscInt64 perRow, rows, *prefix; /* prefix[r]: accepted sites in rows < r */
+} Sites;
+
+static void SiteXY(const Params *prm, PetscInt64 row, PetscInt64 col, PetscReal a_, PetscReal dy, PetscReal m0, PetscReal *x, PetscReal *y)
+{
+  *x = prm->region[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
+  *y = prm->region[1] + m0 + (PetscReal)row * dy;
+}
+
+PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
 {
   const PetscInt64 N = prm->n, start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
   const PetscReal  rmax = InitRadiusMax(prm), *R = prm->region, w = R[2] - R[0], hgt = R[3] - R[1];
@@ -191,7 +204,25 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   }
   PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
   PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
-  if (prm->init != INIT_UNIFORM && N > 0) {
+  Sites S = {0, 0, NULL};
+  if (prm->init != INIT_UNIFORM && N > 0 && ok) { /* only the sites the filter accepts */
+    perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
+    if (perRow < 1) perRow = 1;
+    S.perRow = perRow;
+    S.rows   = (PetscInt64)PetscFloorReal((hgt - 2 * m0) / dy + 1e-9) + 1;
+    PetscCall(PetscMalloc1(S.rows + 1, &S.prefix));
+    S.prefix[0] = 0;
+    for (PetscInt64 r = 0; r < S.rows; r++) {
+      PetscInt64 c = 0;
+      for (PetscInt64 col = 0; col < perRow; col++) {
+        PetscReal x, y;
+        SiteXY(prm, r, col, a_, dy, m0, &x, &y);
+        if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) c++;
+      }
+      S.prefix[r + 1] = S.prefix[r] + c;
+    }
+    PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT, "-init_region holds only %" PetscInt64_FMT " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT " agents: lower -n or -init_phi, or enlarge the region", S.prefix[S.rows], (double)prm->phi, N);
+  } else if (prm->init != INIT_UNIFORM && N > 0) {
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
     if (perRow < 1) perRow = 1;
     const PetscInt64 rows = (N + perRow - 1) / perRow;
@@ -207,6 +238,19 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
   PetscCall(PetscMalloc1(chunk, &recs));
   p->n  = 0;
   p->ng = 0;
+  PetscInt64 srow = 0, scol = 0, sid = start; /* the filtered walk: next site to examine */
+  if (S.prefix) {
+    while (srow + 1 <= S.rows && S.prefix[srow + 1] <= start) srow++;
+    PetscInt64 k = S.prefix[srow];
+    for (scol = 0; scol < perRow; scol++) {
+      PetscReal x, y;
+      SiteXY(prm, srow, scol, a_, dy, m0, &x, &y);
+      if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) {
+        if (k == start) break;
+        k++;
+      }
+    }
+  }
   for (PetscInt64 round = 0; round < rounds; round++) {
     const PetscInt64 a = PetscMin(start + round * chunk, end), b = PetscMin(a + chunk, end);
     for (PetscInt64 id = a; id < b; id++) {
@@ -219,9 +263,20 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
         rec->x = R[0] + rec->r + u[0] * (w - 2 * rec->r);
         rec->y = R[1] + rec->r + u[1] * (hgt - 2 * rec->r);
       } else {
-        const PetscInt64 row = id / perRow, col = id % perRow;
-        rec->x = R[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
-        rec->y = R[1] + m0 + (PetscReal)row * dy;
+        PetscInt64 row = id / perRow, col = id % perRow;
+        if (S.prefix) { /* the site at (srow, scol) is accepted and is this id's */
+          row = srow, col = scol;
+          PetscCheck(sid == id, PETSC_COMM_SELF, PETSC_ERR_PLIB, "filtered lattice walk out of step");
+          sid++;
+          for (;;) { /* advance to the next accepted site */
+            if (++scol == perRow) scol = 0, srow++;
+            if (srow >= S.rows) break;
+            PetscReal x, y;
+            SiteXY(prm, srow, scol, a_, dy, m0, &x, &y);
+            if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) break;
+          }
+        }
+        SiteXY(prm, row, col, a_, dy, m0, &rec->x, &rec->y);
         if (prm->init == INIT_JITTER) {
           Uniform2(prm->seed, id, STREAM_POS, u);
           const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
@@ -233,6 +288,7 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p)
     PetscCall(RouteToOwners(d, (PetscInt)(b - a), recs, p));
   }
   PetscCall(PetscFree(recs));
+  PetscCall(PetscFree(S.prefix));
   PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,7 +39,7 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(SimSetUp(comm, prm, s));
-  PetscCall(InitParticles(prm, &s->dom, &s->P));
+  PetscCall(InitParticles(prm, &s->dom, &s->P, s->crowd.on ? CrowdSiteOK : NULL, s));
   PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
   PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
   PetscCall(SimRebin(s));

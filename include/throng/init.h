@@ -13,5 +13,9 @@ PetscInt InitPopulation(const Params *prm, PetscInt64 id);
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id);
 /* Count the disk lines (and the largest radius given in them, 0 if none) of an -init_file (rank 0 reads, the count is broadcast). */
 PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax);
-/* Create the disks of this rank (collective); they end on the rank that owns them. */
-PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p);
+/* Which lattice sites may hold a disk (e.g. inside a crowd's walkable area, at least
+   margin from its walls); NULL: all. Must give the same answer on every rank. */
+typedef PetscBool (*InitSiteFilter)(void *ctx, PetscReal x, PetscReal y, PetscReal margin);
+/* Create the disks of this rank (collective); they end on the rank that owns them. With a
+   filter, lattice and jittered disks take the accepted sites in order (ids 0, 1, ...). */
+PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx);

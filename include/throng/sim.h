@@ -58,6 +58,8 @@ PetscErrorCode SimResolveInitialOverlaps(Sim *s);
    remove those that reached an exit (collective; rebins if any left), final report   */
 PetscErrorCode CrowdSetUp(Sim *s);
 PetscErrorCode CrowdCheckAgents(Sim *s);
+/* Initial-condition filter: (x, y) inside the walkable area, margin from every wall. */
+PetscBool      CrowdSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin);
 PetscErrorCode CrowdExits(Sim *s);
 PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles);
 PetscErrorCode CrowdDestroy(Sim *s);
