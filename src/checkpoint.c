@@ -35,6 +35,20 @@ static PetscErrorCode PhysicsString(const Params *p, char *buf, size_t len)
     PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : "", (double)p->half[k]));
     PetscCall(PetscStrlcat(buf, more, len));
   }
+  if (p->geometry[0]) { /* a crowd scene: its geometry and walkers */
+    PetscCall(PetscStrlcat(buf, " geometry=", len));
+    PetscCall(PetscStrlcat(buf, p->geometry, len));
+    PetscCall(PetscSNPrintf(more, sizeof(more), " walk=%d eikonal_h=%.17g", (int)p->walk, (double)p->eikH));
+    PetscCall(PetscStrlcat(buf, more, len));
+    PetscCall(PetscSNPrintf(more, sizeof(more), " eikonal_wall=%.17g speed=%.17g,%.17g", (double)p->eikWall, (double)p->speed[0], (double)p->speed[1]));
+    PetscCall(PetscStrlcat(buf, more, len));
+    PetscCall(PetscSNPrintf(more, sizeof(more), ",%.17g,%.17g frac2=%.17g", (double)p->speed[2], (double)p->speed[3], (double)p->frac2));
+    PetscCall(PetscStrlcat(buf, more, len));
+  }
+  for (PetscInt k = 0; k < 3 * p->nsched; k++) {
+    PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : " gravity_schedule=", (double)p->sched[k]));
+    PetscCall(PetscStrlcat(buf, more, len));
+  }
   if (p->solver != SOLVER_PBD) { /* another time stepper, another trajectory */
     PetscCall(PetscSNPrintf(more, sizeof(more), " solver=%s", SolverKinds[p->solver]));
     PetscCall(PetscStrlcat(buf, more, len));

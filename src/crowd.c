@@ -45,9 +45,10 @@ PetscErrorCode CrowdSetUp(Sim *s)
 {
   Crowd *c = &s->crowd;
   PetscFunctionBeginUser;
-  c->on = (PetscBool)(s->prm.geometry[0] != 0);
+  if (!s->prm.geometry[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GeometryRead(s->dom.comm, s->prm.geometry, s->prm.walk, &c->geom));
+  c->on = s->prm.walk; /* -walk false: the geometry's walls only (granular, labyrinth) */
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GeometryRead(s->dom.comm, s->prm.geometry, &c->geom));
   PetscCall(EikonalSolve(&c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
      instead of a Philox draw, a log and a cosine per agent and step) */
@@ -227,9 +228,9 @@ PetscErrorCode CrowdDestroy(Sim *s)
 {
   Crowd *c = &s->crowd;
   PetscFunctionBeginUser;
+  PetscCall(GeometryDestroy(&c->geom));
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(EikonalDestroy(&c->eik));
-  PetscCall(GeometryDestroy(&c->geom));
   PetscCall(PetscFree(c->left));
   PetscCall(PetscFree(c->speed));
   PetscFunctionReturn(PETSC_SUCCESS);

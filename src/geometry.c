@@ -84,7 +84,7 @@ static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, Geometry *g)
+PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, err[700] = "";
   long                len = 0;
@@ -163,7 +163,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, Geometry *g)
     }
   }
   if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line"));
-  if (!err[0] && !nex) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
+  if (!err[0] && !nex && needExit) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
   if (!err[0]) {
     GEOSGeometry *bnd = GEOSBoundary_r(h, walk), *walls = GEOSGeom_clone_r(h, bnd);
     for (PetscInt e = 0; e < nex && !err[0]; e++) {

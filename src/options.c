@@ -67,6 +67,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->restart[0]       = 0;
   p->flushEvery       = 10;
   p->geometry[0]      = 0;
+  p->walk             = PETSC_TRUE;
   p->eikH             = 0.1;
   p->eikWall          = 0;
   p->speed[0]         = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
@@ -153,6 +154,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
   PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
   PetscCall(PetscOptionsString("-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", NULL, p->geometry, p->geometry, sizeof(p->geometry), NULL));
+  PetscCall(PetscOptionsBool("-walk", "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the geometry only adds walls", NULL, p->walk, &p->walk, NULL));
   PetscCall(PetscOptionsReal("-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", NULL, p->eikH, &p->eikH, NULL));
   PetscCall(PetscOptionsReal("-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", NULL, p->eikWall, &p->eikWall, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, &set));
@@ -161,7 +163,14 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
-  if (!set && p->geometry[0]) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
+  if (!set && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
+  nh = 3 * 16;
+  PetscCall(PetscOptionsRealArray("-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", NULL, p->sched, &nh, &set));
+  if (set) {
+    PetscCheck(nh % 3 == 0 && nh > 0, comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule needs triples t,gx,gy; got %" PetscInt_FMT " numbers", nh);
+    p->nsched = nh / 3;
+    for (PetscInt k = 1; k < p->nsched; k++) PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule: the times must increase");
+  }
   PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 4, InitKinds[p->init], &ninit, NULL));
   PetscCall(PetscOptionsString("-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", NULL, p->initFile, p->initFile, sizeof(p->initFile), NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
@@ -189,7 +198,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (p->init == INIT_FILE) {
     PetscInt64 count;
     PetscCheck(p->initFile[0], comm, PETSC_ERR_USER_INPUT, "-init file needs -init_file PATH");
-    PetscCheck(boxSet, comm, PETSC_ERR_USER_INPUT, "-init file needs the box given with -box x0,y0,x1,y1");
+    PetscCheck(boxSet || p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-init file needs the box given with -box x0,y0,x1,y1 (or a -geometry)");
     PetscCall(InitCountFile(comm, p->initFile, &count, &p->rmaxFile));
     PetscCheck(!nSet || count == p->n, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT " but '%s' holds %" PetscInt64_FMT " disks (leave -n out with -init file)", p->n, p->initFile, count);
     p->n = count;
@@ -239,7 +248,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 
   if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell */
     Geometry g;
-    PetscCall(GeometryRead(comm, p->geometry, &g));
+    PetscCall(GeometryRead(comm, p->geometry, p->walk, &g));
     if (!boxSet) {
       const PetscReal m = 2 * rmax + p->skin;
       p->box[0] = g.bbox[0] - m, p->box[1] = g.bbox[1] - m, p->box[2] = g.bbox[2] + m, p->box[3] = g.bbox[3] + m;

@@ -25,6 +25,8 @@
 PetscErrorCode SolverStep(Sim *s)
 {
   PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < s->prm.nsched; k++) /* the field of a piecewise-constant schedule */
+    if (s->time >= s->prm.sched[3 * k]) s->drv.g[0] = s->prm.sched[3 * k + 1], s->drv.g[1] = s->prm.sched[3 * k + 2];
   switch (s->prm.solver) {
   case SOLVER_PBD:
     PetscCall(PBDStep(s));

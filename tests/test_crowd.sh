@@ -5,7 +5,9 @@
 #    ever overlaps a wall or another agent beyond 1 % of a radius, and the exit records
 #    (id, time, exit) and a mid-run state digest are identical on 1, 2 and 3 ranks;
 #  - the evacuation curve file counts down to 0;
-#  - seed 001 §4.2: evacuation times with h, 10 h and 30 h within 5 %.
+#  - seed 001 §4.2: evacuation times with h, 10 h and 30 h within 5 %;
+#  - seed 001 §4.1: the labyrinth ball, driven by a piecewise-constant field, reaches P1,
+#    P2 and the target without touching a wall or hole.
 #   test_crowd.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -58,6 +60,23 @@ T=$(for dt in 0.02 0.2 0.6; do sed -n 's/.*80 of 80 agents left, evacuation time
 echo "seed 001 §4.2: evacuation times with h, 10h, 30h: $T s"
 echo "$T" | awk '{ if (NF != 3) exit 1; for (i = 2; i <= 3; i++) if ((($i - $1) < 0 ? $1 - $i : $i - $1) > 0.05 * $1) exit 1 }'
 check "twospeeds: evacuation times '$T' do not agree within 5 %" $?
+
+# seed 001 §4.1, the labyrinth: the ball passes P1 (t = 10) and P2 (t = 17) and ends in
+# the target corner (t = 33), never overlapping a wall or a hole by more than 1e-9
+timeout 120 "$THRONG" -options_file_yaml configs/labyrinth.yaml -output "$out/lab" -progress 10 >"$out/lab.log" 2>&1
+check "labyrinth exited with $?" $?
+awk '/^step/ { for (i = 1; i <= NF; i++) if ($i == "max_overlap" && $(i + 1) > m) m = $(i + 1) } END { exit !(m + 0 <= 1e-9) }' "$out/lab.log"
+check "labyrinth: the ball overlapped a wall or a hole" $?
+/usr/bin/python3 - "$out/lab.h5" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+p, t = f["particles/disks/position/value"][:, 0], f["particles/disks/position/time"][:]
+want = {10.0: (9.7, 0.3), 17.0: (9.7, 6.2), 33.0: (0.3, 9.7)}
+bad = [(tt, tuple(p[k]), want[round(tt, 6)]) for k, tt in enumerate(t) if round(tt, 6) in want and max(abs(p[k][0] - want[round(tt, 6)][0]), abs(p[k][1] - want[round(tt, 6)][1])) > 0.05]
+print("labyrinth: the ball at t = 10, 17, 33:", [tuple(round(float(v), 3) for v in p[k]) for k, tt in enumerate(t) if round(tt, 6) in want])
+sys.exit(1 if bad or len([tt for tt in t if round(tt, 6) in want]) != 3 else 0)
+PY
+check "labyrinth: the ball missed P1, P2 or the target" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,9 +17,9 @@ typedef struct {
 } Geometry;
 
 /* Read `path` (see geometry.c for the format) on every rank; errors are collective and
-   name the line.  Checks: valid polygon(s), at least one exit, every exit on the
-   boundary.                                                                           */
-PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, Geometry *g);
+   name the line.  Checks: valid polygon(s), at least one exit (if needExit), every exit
+   on the boundary.                                                                    */
+PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g);
 PetscErrorCode GeometryDestroy(Geometry *g);
 /* Is (x, y) inside the walkable area (even-odd rule over the rings)? */
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);

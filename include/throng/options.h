@@ -37,6 +37,9 @@ typedef struct {
   PetscBool  monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
   char       geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
+  PetscBool  walk;       /* -walk: agents walk to the exits (false: walls only)        */
+  PetscInt   nsched;     /* -gravity_schedule t,gx,gy,...: the field from time t on    */
+  PetscReal  sched[3 * 16];
   PetscReal  eikH;       /* -eikonal_h: grid spacing of the travel-distance field      */
   PetscReal  eikWall;    /* -eikonal_wall_distance d: slower within d of walls (0 off) */
   PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
