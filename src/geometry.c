@@ -9,7 +9,8 @@
  *
  * `walkable` (exactly one line) is a POLYGON or MULTIPOLYGON; holes are obstacles.
  * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
- * Lengths are metres.  GEOS parses the WKT and checks the polygon (GEOSisValidReason:
+ * Lengths are metres.  `-geometry builtin:venue` is the embedded hall of the default
+ * evacuation (-scenario evacuation).  GEOS parses the WKT and checks the polygon (GEOSisValidReason:
  * self-intersections, holes outside the shell, ...); the exits must be within 1e-6 of
  * the boundary.
  *
@@ -84,6 +85,15 @@ static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The venue of the default evacuation (-scenario evacuation, -geometry builtin:venue). */
+static const char *BuiltinVenue = "# The default job's venue: a hall of 80 m x 50 m with two square pillars (4 m) and four\n"
+                                  "# 2.4 m doors, two in the west wall and two in the east wall.\n"
+                                  "walkable POLYGON ((0 0, 80 0, 80 50, 0 50, 0 0), (25 23, 29 23, 29 27, 25 27, 25 23), (51 23, 55 23, 55 27, 51 27, 51 23))\n"
+                                  "exit LINESTRING (0 11.3, 0 13.7)\n"
+                                  "exit LINESTRING (0 36.3, 0 38.7)\n"
+                                  "exit LINESTRING (80 11.3, 80 13.7)\n"
+                                  "exit LINESTRING (80 36.3, 80 38.7)\n";
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, err[700] = "";
@@ -98,7 +108,10 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
+  if (!strcmp(path, "builtin:venue")) {
+    len = (long)strlen(BuiltinVenue);
+    PetscCall(PetscStrallocpy(BuiltinVenue, &text));
+  } else if (!rank) {
     FILE *f = fopen(path, "rb");
     if (f) {
       fseek(f, 0, SEEK_END);
@@ -110,10 +123,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       fclose(f);
     } else len = -1;
   }
-  PetscCallMPI(MPI_Bcast(&len, 1, MPI_LONG, 0, comm));
-  PetscCheck(len >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot read -geometry file '%s'", path);
-  if (rank) PetscCall(PetscMalloc1(len + 1, &text));
-  PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
+  if (strcmp(path, "builtin:venue")) {
+    PetscCallMPI(MPI_Bcast(&len, 1, MPI_LONG, 0, comm));
+    PetscCheck(len >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot read -geometry file '%s'", path);
+    if (rank) PetscCall(PetscMalloc1(len + 1, &text));
+    PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
+  }
 
   h = GEOS_init_r();
   GEOSContext_setErrorMessageHandler_r(h, GeosHandler, &gm);

@@ -114,13 +114,51 @@ static PetscErrorCode OptionsRealArray(MPI_Comm comm, PetscOptionItems *PetscOpt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -scenario NAME: a ready-made set of options, each used unless given otherwise. */
+static const char *const EvacuationScenario[][2] = {
+  {"-geometry",      "builtin:venue"},
+  {"-n",             "10000"        },
+  {"-radius",        "0.2"          },
+  {"-polydispersity", "0"           },
+  {"-init",          "jitter"       },
+  {"-init_phi",      "0.4"          },
+  {"-dt",            "0.001"        },
+  {"-steps",         "300000"       },
+  {"-skin",          "0.2"          },
+  {"-eikonal_h",     "0.1"          },
+  {"-output_every",  "5000"         },
+  {"-progress",      "10000"        },
+  {"-map",           "false"        },
+};
+
+static PetscErrorCode ApplyScenario(MPI_Comm comm)
+{
+  char      name[64] = "";
+  PetscBool set;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-scenario", name, sizeof(name), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!strcmp(name, "evacuation"), comm, PETSC_ERR_USER_INPUT, "-scenario %s: the only scenario is 'evacuation'", name);
+  for (size_t k = 0; k < sizeof(EvacuationScenario) / sizeof(EvacuationScenario[0]); k++) {
+    PetscBool has;
+    PetscCall(PetscOptionsHasName(NULL, NULL, EvacuationScenario[k][0], &has));
+    if (!has) PetscCall(PetscOptionsSetValue(NULL, EvacuationScenario[k][0], EvacuationScenario[k][1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
   PetscBool set, boxSet, regionSet, centerSet, nSet;
   PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nsolver = (PetscInt)p->solver, nh;
 
   PetscFunctionBeginUser;
+  PetscCall(ApplyScenario(comm));
   PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
+  {
+    char scen[64] = "";
+    PetscCall(PetscOptionsString("-scenario", "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)", NULL, scen, scen, sizeof(scen), NULL));
+  }
   PetscCall(PetscOptionsHasName(NULL, NULL, "-n", &nSet));
   PetscCall(OptionsInt64(comm, PetscOptionsObject, "-n", "Number of disks (with -init file: the file's)", &p->n));
   PetscCall(PetscOptionsReal("-radius", "Mean disk radius", NULL, p->radius, &p->radius, NULL));

@@ -61,6 +61,11 @@ echo "seed 001 §4.2: evacuation times with h, 10h, 30h: $T s"
 echo "$T" | awk '{ if (NF != 3) exit 1; for (i = 2; i <= 3; i++) if ((($i - $1) < 0 ? $1 - $i : $i - $1) > 0.05 * $1) exit 1 }'
 check "twospeeds: evacuation times '$T' do not agree within 5 %" $?
 
+# the Quick start's job (-scenario evacuation) with 400 agents instead of 10 000, 2 ranks
+timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 400 -output none -quiet >"$out/scen.log" 2>&1
+check "-scenario evacuation exited with $?" $?
+grep "summary: crowd: 400 of 400 agents left" "$out/scen.log"; check "-scenario evacuation: not every agent left" $?
+
 # seed 001 §4.1, the labyrinth: the ball passes P1 (t = 10) and P2 (t = 17) and ends in
 # the target corner (t = 33), never overlapping a wall or a hole by more than 1e-9
 timeout 120 "$THRONG" -options_file_yaml configs/labyrinth.yaml -output "$out/lab" -progress 10 >"$out/lab.log" 2>&1
