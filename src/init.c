@@ -179,16 +179,17 @@ typedef struct {
   PetscInt64 perRow, rows, *prefix; /* prefix[r]: accepted sites in rows < r */
 } Sites;
 
-static void SiteXY(const Params *prm, PetscInt64 row, PetscInt64 col, PetscReal a_, PetscReal dy, PetscReal m0, PetscReal *x, PetscReal *y)
+static void SiteXY(const PetscReal *R, PetscInt64 row, PetscInt64 col, PetscReal a_, PetscReal dy, PetscReal m0, PetscReal *x, PetscReal *y)
 {
-  *x = prm->region[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
-  *y = prm->region[1] + m0 + (PetscReal)row * dy;
+  *x = R[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
+  *y = R[1] + m0 + (PetscReal)row * dy;
 }
 
-PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
+/* The N disks with ids first, first + 1, ... in region R (a group); appended to p. */
+static PetscErrorCode InitGroup(const Params *prm, const char *what, const PetscReal *R, PetscInt64 first, PetscInt64 N, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
 {
-  const PetscInt64 N = prm->n, start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
-  const PetscReal  rmax = InitRadiusMax(prm), *R = prm->region, w = R[2] - R[0], hgt = R[3] - R[1];
+  const PetscInt64 start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
+  const PetscReal  rmax = InitRadiusMax(prm), w = R[2] - R[0], hgt = R[3] - R[1];
   const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
   const PetscReal  a_ = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a_ * PetscSqrtReal(3.0) / 2;
   /* jitter radius; the lattice is inset by it so jittered disks stay inside the region */
@@ -196,14 +197,8 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
   PetscInt64       perRow = 1;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(THRONG_EV.init, 0, 0, 0, 0));
-  if (prm->init == INIT_FILE) {
-    PetscCall(InitFromFile(prm, d, p));
-    PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "-init_region [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
-  PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "-init_region is narrower than one disk (diameter %g)", (double)(2 * rmax));
+  PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "%s [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", what, (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
+  PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "%s is narrower than one disk (diameter %g)", what, (double)(2 * rmax));
   Sites S = {0, 0, NULL};
   if (prm->init != INIT_UNIFORM && N > 0 && ok) { /* only the sites the filter accepts */
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
@@ -216,35 +211,33 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
       PetscInt64 c = 0;
       for (PetscInt64 col = 0; col < perRow; col++) {
         PetscReal x, y;
-        SiteXY(prm, r, col, a_, dy, m0, &x, &y);
+        SiteXY(R, r, col, a_, dy, m0, &x, &y);
         if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) c++;
       }
       S.prefix[r + 1] = S.prefix[r] + c;
     }
-    PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT, "-init_region holds only %" PetscInt64_FMT " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT " agents: lower -n or -init_phi, or enlarge the region", S.prefix[S.rows], (double)prm->phi, N);
+    PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT, "%s holds only %" PetscInt64_FMT " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT " agents: lower -n or -init_phi, or enlarge the region", what, S.prefix[S.rows], (double)prm->phi, N);
   } else if (prm->init != INIT_UNIFORM && N > 0) {
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
     if (perRow < 1) perRow = 1;
     const PetscInt64 rows = (N + perRow - 1) / perRow;
     PetscCheck(R[1] + m0 + (PetscReal)(rows - 1) * dy + m0 <= R[3] + 1e-12 * PetscAbsReal(R[3]) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
-               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but -init_region is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), (double)hgt);
+               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but %s is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), what, (double)hgt);
   }
   /* Create and route in chunks, so the set-up needs O(chunk) extra memory, not O(N). */
   const PetscInt64 chunk = 1 << 16;
   PetscInt64       rounds = (end - start + chunk - 1) / chunk;
   ParticleRec     *recs;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPIU_INT64, MPI_MAX, d->comm));
-  PetscCall(ParticlesReserve(p, (PetscInt)(N / d->size + N / (10 * d->size) + 16)));
+  PetscCall(ParticlesReserve(p, p->n + (PetscInt)(N / d->size + N / (10 * d->size) + 16)));
   PetscCall(PetscMalloc1(chunk, &recs));
-  p->n  = 0;
-  p->ng = 0;
   PetscInt64 srow = 0, scol = 0, sid = start; /* the filtered walk: next site to examine */
   if (S.prefix) {
     while (srow + 1 <= S.rows && S.prefix[srow + 1] <= start) srow++;
     PetscInt64 k = S.prefix[srow];
     for (scol = 0; scol < perRow; scol++) {
       PetscReal x, y;
-      SiteXY(prm, srow, scol, a_, dy, m0, &x, &y);
+      SiteXY(R, srow, scol, a_, dy, m0, &x, &y);
       if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) {
         if (k == start) break;
         k++;
@@ -256,10 +249,10 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
     for (PetscInt64 id = a; id < b; id++) {
       ParticleRec *rec = &recs[id - a];
       double       u[2];
-      rec->id = id;
-      rec->r  = InitRadius(prm, id);
+      rec->id = first + id; /* id: the index within the group */
+      rec->r  = InitRadius(prm, rec->id);
       if (prm->init == INIT_UNIFORM) {
-        Uniform2(prm->seed, id, STREAM_POS, u);
+        Uniform2(prm->seed, rec->id, STREAM_POS, u);
         rec->x = R[0] + rec->r + u[0] * (w - 2 * rec->r);
         rec->y = R[1] + rec->r + u[1] * (hgt - 2 * rec->r);
       } else {
@@ -272,13 +265,13 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
             if (++scol == perRow) scol = 0, srow++;
             if (srow >= S.rows) break;
             PetscReal x, y;
-            SiteXY(prm, srow, scol, a_, dy, m0, &x, &y);
+            SiteXY(R, srow, scol, a_, dy, m0, &x, &y);
             if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) break;
           }
         }
-        SiteXY(prm, row, col, a_, dy, m0, &rec->x, &rec->y);
+        SiteXY(R, row, col, a_, dy, m0, &rec->x, &rec->y);
         if (prm->init == INIT_JITTER) {
-          Uniform2(prm->seed, id, STREAM_POS, u);
+          Uniform2(prm->seed, rec->id, STREAM_POS, u);
           const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
           rec->x += rho * PetscCosReal(th);
           rec->y += rho * PetscSinReal(th);
@@ -289,6 +282,23 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
   }
   PetscCall(PetscFree(recs));
   PetscCall(PetscFree(S.prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.init, 0, 0, 0, 0));
+  p->n  = 0;
+  p->ng = 0;
+  if (prm->init == INIT_FILE) PetscCall(InitFromFile(prm, d, p));
+  else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx));
+  else /* -groups: each region gets its count, ids numbered group after group */
+    for (PetscInt g = 0, first = 0; g < prm->ngroups; first += (PetscInt)prm->groups[5 * g + 4], g++) {
+      char what[64];
+      PetscCall(PetscSNPrintf(what, sizeof(what), "-groups region %" PetscInt_FMT, g));
+      PetscCall(InitGroup(prm, what, &prm->groups[5 * g], first, (PetscInt64)prm->groups[5 * g + 4], d, p, ok, ctx));
+    }
   PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -212,6 +212,22 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 4, InitKinds[p->init], &ninit, NULL));
   PetscCall(PetscOptionsString("-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", NULL, p->initFile, p->initFile, sizeof(p->initFile), NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
+  {
+    PetscInt  ng = 5 * 16;
+    PetscBool gset;
+    PetscCall(PetscOptionsRealArray("-groups", "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n and -init_region)", NULL, p->groups, &ng, &gset));
+    if (gset) {
+      PetscCheck(ng % 5 == 0 && ng > 0, comm, PETSC_ERR_USER_INPUT, "option -groups needs quintuples x0,y0,x1,y1,n; got %" PetscInt_FMT " numbers", ng);
+      p->ngroups = ng / 5;
+      p->n       = 0;
+      for (PetscInt g = 0; g < p->ngroups; g++) {
+        const PetscReal *q = &p->groups[5 * g];
+        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]), comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
+        PetscCheck(q[2] > q[0] && q[3] > q[1], comm, PETSC_ERR_USER_INPUT, "-groups: region %" PetscInt_FMT " needs x0 < x1 and y0 < y1", g);
+        p->n += (PetscInt64)q[4];
+      }
+    }
+  }
   PetscCall(PetscOptionsReal("-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", NULL, p->phi, &p->phi, NULL));
   PetscCall(PetscOptionsEList("-init_overlap", "Initial overlaps: error or project them away", NULL, OverlapPolicies, 2, OverlapPolicies[p->overlap], &novl, NULL));
   PetscCall(PetscOptionsReal("-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max", NULL, p->overlapTol, &p->overlapTol, NULL));

@@ -85,6 +85,8 @@ expect_error "outside the walkable area"      -geometry "$dir/room.wkt" -n 50 -r
 expect_error "cannot reach any exit"          -geometry "$dir/closed.wkt" -n 20 -radius 0.2 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
 expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -radius 0.2 -speed 1,0.2,2,3
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
+expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
+expect_error "needs quintuples"               -groups 0,0,5,5
 expect_error "the only scenario is 'evacuation'" -scenario foo
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron

@@ -61,6 +61,27 @@ echo "seed 001 §4.2: evacuation times with h, 10h, 30h: $T s"
 echo "$T" | awk '{ if (NF != 3) exit 1; for (i = 2; i <= 3; i++) if ((($i - $1) < 0 ? $1 - $i : $i - $1) > 0.05 * $1) exit 1 }'
 check "twospeeds: evacuation times '$T' do not agree within 5 %" $?
 
+# groups placed by region (-groups): each group's ids start inside its own region, and
+# the run is the same on 1 and 3 ranks
+G="-groups 0.3,0.3,4,7.7,60,7.5,0.3,9.7,3.2,12"
+for np in 1 3; do
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml $G -output "$out/grp$np" -output_every 0 -steps 300 -quiet >"$out/grp$np.log" 2>&1
+  check "groups on $np ranks exited with $?" $?
+done
+[ -n "$(grep state-digest "$out/grp1.log")" ] && [ "$(grep state-digest "$out/grp1.log")" = "$(grep state-digest "$out/grp3.log")" ]
+check "groups: digests differ between 1 and 3 ranks" $?
+/usr/bin/python3 - "$out/grp1.h5" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+n = int(f["observables/particle_number/value"][0])
+p, i = f["particles/disks/position/value"][0, :n], f["particles/disks/id/value"][0, :n]
+inside = lambda q, r: r[0] <= q[0] <= r[2] and r[1] <= q[1] <= r[3]
+ok = n == 72 and all(inside(q, (0.3, 0.3, 4, 7.7)) if k < 60 else inside(q, (7.5, 0.3, 9.7, 3.2)) for q, k in zip(p, i))
+print("groups: 72 agents, each group in its region:", ok)
+sys.exit(0 if ok else 1)
+PY
+check "groups: an agent starts outside its group's region" $?
+
 # the Quick start's job (-scenario evacuation) with 400 agents instead of 10 000, 2 ranks
 timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 400 -output none -quiet >"$out/scen.log" 2>&1
 check "-scenario evacuation exited with $?" $?

@@ -54,6 +54,8 @@ typedef struct {
   char          initFile[PETSC_MAX_PATH_LEN]; /* -init_file: lines "x y [r]"            */
   PetscReal     rmaxFile;   /* largest radius given in the file (0: none)             */
   PetscReal     region[4];  /* -init_region x0,y0,x1,y1 (default: the box)            */
+  PetscInt      ngroups;    /* -groups x0,y0,x1,y1,n,...: n disks in each region      */
+  PetscReal     groups[5 * 16];
   PetscReal     phi;        /* -init_phi: packing fraction of the lattice              */
   OverlapPolicy overlap;    /* -init_overlap error|project                             */
   PetscReal     overlapTol; /* -init_overlap_tol: relative to 2 r_max                  */
