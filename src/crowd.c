@@ -49,7 +49,7 @@ PetscErrorCode CrowdSetUp(Sim *s)
   PetscCall(GeometryRead(s->dom.comm, s->prm.geometry, s->prm.walk, &c->geom));
   c->on = s->prm.walk; /* -walk false: the geometry's walls only (granular, labyrinth) */
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(EikonalSolve(&c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
+  PetscCall(EikonalSolve(s->dom.comm, &c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
      instead of a Philox draw, a log and a cosine per agent and step) */
   c->nspeed = s->prm.n;

@@ -144,7 +144,7 @@ static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *
   }
 }
 
-PetscErrorCode EikonalSolve(const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e)
+PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e)
 {
   double *F = NULL;
   PetscFunctionBeginUser;
@@ -154,7 +154,7 @@ PetscErrorCode EikonalSolve(const Geometry *g, PetscReal h, PetscReal wallDist, 
   e->y0 = g->bbox[1];
   e->nx = (PetscInt)ceil((g->bbox[2] - g->bbox[0]) / h) + 1;
   e->ny = (PetscInt)ceil((g->bbox[3] - g->bbox[1]) / h) + 1;
-  PetscCheck((double)e->nx * (double)e->ny < 2e8, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-eikonal_h %g: %" PetscInt_FMT " x %" PetscInt_FMT " nodes is too many; raise -eikonal_h", (double)h, e->nx, e->ny);
+  PetscCheck((double)e->nx * (double)e->ny < 2e8, comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: %" PetscInt_FMT " x %" PetscInt_FMT " nodes is too many; raise -eikonal_h", (double)h, e->nx, e->ny);
   PetscCall(PetscMalloc4(e->nx * e->ny, &e->phi, e->nx * e->ny, &e->gx, e->nx * e->ny, &e->gy, e->nx * e->ny, &e->active));
   for (PetscInt j = 0; j < e->ny; j++)
     for (PetscInt i = 0; i < e->nx; i++) e->active[j * e->nx + i] = (char)GeometryInside(g, e->x0 + i * h, e->y0 + j * h);

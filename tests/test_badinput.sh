@@ -83,6 +83,7 @@ expect_error "no 'exit' line"                 -geometry "$dir/noexit.wkt" -n 10 
 expect_error "line 1: expected 'walkable"     -geometry "$dir/keyword.wkt" -n 10 -radius 0.2
 expect_error "outside the walkable area"      -geometry "$dir/room.wkt" -n 50 -radius 0.2 -init uniform -init_region -5,0,5,10 -box -6,-1,11,11 -init_overlap project
 expect_error "cannot reach any exit"          -geometry "$dir/closed.wkt" -n 20 -radius 0.2 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
+expect_error "nodes is too many; raise -eikonal_h" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -eikonal_h 0.0001
 expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -radius 0.2 -speed 1,0.2,2,3
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50

@@ -10,8 +10,9 @@ typedef struct {
   char     *active;    /* node inside the walkable area                                  */
 } Eikonal;
 
-/* Not collective: every rank computes the same field. wallDist > 0: slower near walls. */
-PetscErrorCode EikonalSolve(const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e);
+/* Every rank computes the same field (no communication); errors are raised on comm, by
+   every rank alike. wallDist > 0: slower near walls. */
+PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e);
 PetscErrorCode EikonalDestroy(Eikonal *e);
 /* Unit direction -grad phi / |grad phi| at (x, y) (0 where phi is undefined). */
 void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
