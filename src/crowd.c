@@ -128,14 +128,7 @@ PetscErrorCode CrowdExits(Sim *s)
       if (d <= p->r[i] || (d <= s->walls.depth && !GeometryInside(&c->geom, p->x[i], p->y[i]))) ex = c->geom.exitId[k];
     }
     if (ex >= 0) {
-      if (c->nleft == c->capLeft) {
-        ExitRec *r2;
-        c->capLeft = 2 * c->capLeft + 64;
-        PetscCall(PetscMalloc1(c->capLeft, &r2));
-        if (c->nleft) PetscCall(PetscArraycpy(r2, c->left, c->nleft));
-        PetscCall(PetscFree(c->left));
-        c->left = r2;
-      }
+      PetscCall(ThrongGrow(&c->left, sizeof(ExitRec), c->nleft, &c->capLeft));
       c->left[c->nleft++] = (ExitRec){p->id[i], s->time, ex};
       continue;
     }

@@ -42,14 +42,7 @@ typedef struct {
 static PetscErrorCode HeapPush(Heap *h, double v, PetscInt k)
 {
   PetscFunctionBeginUser;
-  if (h->n == h->cap) {
-    HeapItem *b;
-    h->cap = 2 * h->cap + 64;
-    PetscCall(PetscMalloc1(h->cap, &b));
-    if (h->n) PetscCall(PetscArraycpy(b, h->a, h->n));
-    PetscCall(PetscFree(h->a));
-    h->a = b;
-  }
+  PetscCall(ThrongGrow(&h->a, sizeof(HeapItem), h->n, &h->cap));
   PetscInt i = h->n++;
   /* ties broken by node index, so the order is fully determined */
   while (i > 0) {

@@ -63,19 +63,9 @@ static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, 
       GEOSCoordSeq_getXY_r(h, cs, i + 1, &x1, &y1);
       if (x0 == x1 && y0 == y1) continue;
       if (*n == *cap) {
-        PetscReal *s2;
-        PetscInt  *i2 = NULL;
-        *cap          = 2 * *cap + 16;
-        PetscCall(PetscMalloc1(4 * *cap, &s2));
-        if (*n) PetscCall(PetscArraycpy(s2, *seg, 4 * *n));
-        PetscCall(PetscFree(*seg));
-        *seg = s2;
-        if (ids) {
-          PetscCall(PetscMalloc1(*cap, &i2));
-          if (*n) PetscCall(PetscArraycpy(i2, *ids, *n));
-          PetscCall(PetscFree(*ids));
-          *ids = i2;
-        }
+        *cap = 2 * *cap + 16;
+        PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)*cap, seg));
+        if (ids) PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)*cap, ids));
       }
       (*seg)[4 * *n] = x0, (*seg)[4 * *n + 1] = y0, (*seg)[4 * *n + 2] = x1, (*seg)[4 * *n + 3] = y1;
       if (ids) (*ids)[*n] = id;

@@ -174,11 +174,7 @@ PetscErrorCode PNGSStep(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(PBDPredict(s));
   do {
-    if (st->cap < p->n) {
-      PetscCall(PetscFree(st->save));
-      st->cap = PetscMax(p->n, 2 * st->cap);
-      PetscCall(PetscMalloc1(2 * st->cap, &st->save));
-    }
+    PetscCall(SolverScratch(s));
     for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
     PetscCall(PBDSweep(s));
     it++;

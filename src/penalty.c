@@ -42,11 +42,7 @@ PetscErrorCode PenaltyStep(Sim *s)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
-  if (st->cap < p->n) {
-    PetscCall(PetscFree(st->save));
-    st->cap = PetscMax(p->n, 2 * st->cap);
-    PetscCall(PetscMalloc1(2 * st->cap, &st->save));
-  }
+  PetscCall(SolverScratch(s));
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
       const PetscInt k = DomainLocalCell(d, cx, cy);
@@ -56,32 +52,28 @@ PetscErrorCode PenaltyStep(Sim *s)
         for (PetscInt oy = -1; oy <= 1; oy++)
           for (PetscInt ox = -1; ox <= 1; ox++) {
             const PetscInt nk = k + oy * L + ox;
-            for (PetscInt j = c->beg[nk]; j < c->end[nk]; j++) {
+            for (PetscInt j = c->beg[nk]; j < c->end[nk]; j++) { /* P_ij(q) - q, for disk i */
+              PetscReal qx = xi, qy = yi, qjx = p->x[j], qjy = p->y[j];
               if (j == i) continue;
-              const PetscReal dx = p->x[j] - xi, dy = p->y[j] - yi, dd = dx * dx + dy * dy, sum = ri + p->r[j];
               evals++;
-              if (dd >= sum * sum) continue;
-              if (dd > 0) {
-                const PetscReal dist = PetscSqrtReal(dd), a = 0.5 * (sum - dist) / dist;
-                px -= a * dx;
-                py -= a * dy;
-              } else px += p->id[i] < p->id[j] ? -0.5 * sum : 0.5 * sum; /* project.h's choice */
+              if (ProjectPair(&qx, &qy, &qjx, &qjy, ri + p->r[j], p->id[i], &p->id[j])) px += qx - xi, py += qy - yi;
             }
           }
-        if (s->wallMask[k])
+        if (s->wallMask[k]) { /* the walls' P(q) - q */
           for (PetscInt w = 0; w < wl->n; w++) {
-            const PetscReal *n = &wl->w[3 * w], g = n[0] * xi + n[1] * yi - n[2] - ri;
+            PetscReal qx = xi, qy = yi;
+            ProjectHalfPlane(&qx, &qy, ri, &wl->w[3 * w]);
             evals++;
-            if (g < 0) px -= g * n[0], py -= g * n[1];
+            px += qx - xi, py += qy - yi;
           }
-        if (s->wallMask[k])
-          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: P(q) - q */
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
             const PetscInt sj = wl->segIdx[j];
             PetscReal      qx = xi, qy = yi;
             ProjectSegment(&qx, &qy, ri, &wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth);
             evals++;
             px += qx - xi, py += qy - yi;
           }
+        }
         st->save[2 * i]     = px;
         st->save[2 * i + 1] = py;
       }

@@ -196,47 +196,33 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
   const Walls     *wl = &s->walls;
   const PetscInt   L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
   const PetscReal  act = s->prm.active;
-  PetscInt         n = 0, cap = 64;
-  Row             *R;
+  PetscInt         n = 0, cap = 0;
+  Row             *R = NULL;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(cap, &R));
 #define PGS_PUSH(row) \
   do { \
-    if (n == cap) { \
-      Row *R2; \
-      PetscCall(PetscMalloc1(2 * cap, &R2)); \
-      PetscCall(PetscArraycpy(R2, R, n)); \
-      PetscCall(PetscFree(R)); \
-      R = R2; \
-      cap *= 2; \
-    } \
+    PetscCall(ThrongGrow(&R, sizeof(Row), n, &cap)); \
     R[n++] = (row); \
   } while (0)
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
       const PetscInt k = DomainLocalCell(d, cx, cy);
       for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        if (s->wallMask[k])
+        if (s->wallMask[k]) {
           for (PetscInt w = 0; w < wl->n; w++) {
             const PetscReal *nv = &wl->w[3 * w], g = nv[0] * p->x[i] + nv[1] * p->y[i] - nv[2] - p->r[i];
             (*tests)++;
             if (g < act) PGS_PUSH(((Row){i, -1, nv[0], nv[1], g}));
           }
-        if (s->wallMask[k])
-          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: the gap's gradient */
-            const PetscInt   sj = wl->segIdx[j];
-            const PetscReal *sg = &wl->seg[4 * sj], *nv = &wl->nrm[2 * sj];
-            const PetscReal  gap = SegmentGap(sg, nv, wl->depth, p->x[i], p->y[i]);
+          for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: the gap and its gradient */
+            const PetscInt sj = wl->segIdx[j];
+            PetscReal      ex, ey;
+            const PetscReal gap = SegmentGapNormal(&wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth, p->x[i], p->y[i], &ex, &ey);
             (*tests)++;
-            if (!(gap - p->r[i] < act)) continue;
-            PetscReal cx, cy, ex, ey;
-            const PetscReal dd = SegmentDistance(sg, p->x[i], p->y[i], &cx, &cy);
-            if (PetscAbsReal(dd - PetscAbsReal(gap)) < 1e-12 * (1 + dd) && (cx != sg[0] || cy != sg[1]) && (cx != sg[2] || cy != sg[3])) ex = nv[0], ey = nv[1]; /* beside the interior */
-            else if (dd > 0) ex = (p->x[i] - cx) / dd, ey = (p->y[i] - cy) / dd; /* an end point */
-            else ex = nv[0], ey = nv[1];
-            PGS_PUSH(((Row){i, -1, ex, ey, gap - p->r[i]}));
+            if (gap - p->r[i] < act) PGS_PUSH(((Row){i, -1, ex, ey, gap - p->r[i]}));
           }
+        }
         for (int f = -1; f < 4; f++) {
           const PetscInt nk = f < 0 ? k : k + fwd[f];
           for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {
@@ -278,11 +264,7 @@ PetscErrorCode PGSStep(Sim *s)
   }
   PetscCheck(2 * M <= PETSC_MAX_INT, comm, PETSC_ERR_SUP, "pgs: 2 x (largest id + 1) = %" PetscInt64_FMT " columns exceed this PETSc build's PetscInt", 2 * M);
   /* the prediction y = q + h f(q), and y - q, for the owned disks */
-  if (st->cap < p->n) {
-    PetscCall(PetscFree(st->save));
-    st->cap = PetscMax(p->n, 2 * st->cap);
-    PetscCall(PetscMalloc1(2 * st->cap, &st->save));
-  }
+  PetscCall(SolverScratch(s));
   for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
   PetscCall(PetscLogEventEnd(THRONG_EV.pgsAssemble, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));

@@ -66,6 +66,18 @@ PetscErrorCode SolverReport(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SolverScratch(Sim *s)
+{
+  SolverStats *st = &s->sol;
+  PetscFunctionBeginUser;
+  if (st->cap < s->P.n) { /* contents need not be kept */
+    PetscCall(PetscFree(st->save));
+    st->cap = PetscMax(s->P.n, 2 * st->cap);
+    PetscCall(PetscMalloc1(2 * st->cap, &st->save));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SolverDestroy(Sim *s)
 {
   PetscFunctionBeginUser;

@@ -94,12 +94,11 @@ static PetscBool SegmentHitsBox(const PetscReal *s, PetscReal x0, PetscReal y0, 
 
 PetscErrorCode WallsCellMask(Walls *wl, const Domain *d, PetscReal rmax, PetscReal margin, char *mask)
 {
-  PetscInt cap = 16, n = 0;
+  PetscInt cap = 0, n = 0;
   PetscFunctionBeginUser;
   PetscCall(PetscFree(wl->segBeg));
   PetscCall(PetscFree(wl->segIdx));
   PetscCall(PetscMalloc1(d->ncell + 1, &wl->segBeg));
-  PetscCall(PetscMalloc1(cap, &wl->segIdx));
   for (PetscInt k = 0; k < d->ncell; k++) {
     const PetscInt  ix = k % d->ln[0], iy = k / d->ln[0];
     const PetscReal x0 = d->lo[0] + (PetscReal)(d->c0[0] + ix - 1) * d->w[0] - margin, x1 = x0 + d->w[0] + 2 * margin;
@@ -113,14 +112,7 @@ PetscErrorCode WallsCellMask(Walls *wl, const Domain *d, PetscReal rmax, PetscRe
     wl->segBeg[k] = n;
     for (PetscInt j = 0; j < wl->nseg; j++)
       if (SegmentHitsBox(&wl->seg[4 * j], x0 - rmax, y0 - rmax, x1 + rmax, y1 + rmax)) {
-        if (n == cap) {
-          PetscInt *i2;
-          PetscCall(PetscMalloc1(2 * cap, &i2));
-          PetscCall(PetscArraycpy(i2, wl->segIdx, n));
-          PetscCall(PetscFree(wl->segIdx));
-          wl->segIdx = i2;
-          cap *= 2;
-        }
+        PetscCall(ThrongGrow(&wl->segIdx, sizeof(PetscInt), n, &cap));
         wl->segIdx[n++] = j;
         mask[k]         = 1;
       }

@@ -45,17 +45,27 @@ static inline void ProjectHalfPlane(double *x, double *y, double r, const double
 /* A wall segment s = (x0, y0, x1, y1) with unit normal n into the walkable side.  Gap of
    the centre (x, y): beside the segment's interior, the signed distance n.(q - a) (also
    for a centre up to `depth` behind the wall, i.e. crossed by a large step); beyond the
-   ends, the distance to the end point. */
-static inline double SegmentGap(const double *s, const double *n, double depth, double x, double y)
+   ends, the distance to the end point.  (gx, gy): the gap's gradient, n beside the
+   interior, the radial direction from the end point beyond it. */
+static inline double SegmentGapNormal(const double *s, const double *n, double depth, double x, double y, double *gx, double *gy)
 {
   const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
   const double t  = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : -1;
+  *gx = n[0], *gy = n[1];
   if (t > 0 && t < 1) {
     const double sd = n[0] * (x - s[0]) + n[1] * (y - s[1]);
     return sd > -depth ? sd : INFINITY; /* far behind: another wall's business */
   }
-  const double ex = x - (t <= 0 ? s[0] : s[2]), ey = y - (t <= 0 ? s[1] : s[3]);
-  return sqrt(ex * ex + ey * ey);
+  const double ex = x - (t <= 0 ? s[0] : s[2]), ey = y - (t <= 0 ? s[1] : s[3]), d = sqrt(ex * ex + ey * ey);
+  if (d > 0) *gx = ex / d, *gy = ey / d;
+  return d;
+}
+
+/* The gap alone. */
+static inline double SegmentGap(const double *s, const double *n, double depth, double x, double y)
+{
+  double gx, gy;
+  return SegmentGapNormal(s, n, depth, x, y, &gx, &gy);
 }
 
 /* Keep the centre (x, y) at gap >= r from the wall segment (see SegmentGap): along n

@@ -68,6 +68,8 @@ PetscErrorCode CrowdDestroy(Sim *s);
 PetscErrorCode SolverStep(Sim *s);
 PetscErrorCode SolverReport(Sim *s);
 PetscErrorCode SolverDestroy(Sim *s);
+/* s->sol.save holds at least 2 reals per owned disk (contents not kept). */
+PetscErrorCode SolverScratch(Sim *s);
 
 /* pbd.c */
 /* One PBD step: prediction, then ONE colour-ordered sweep over all constraints. */

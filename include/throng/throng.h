@@ -14,6 +14,15 @@
   #define PETSC_SUCCESS 0
 #endif
 
+/* Room for element n of a growable array *a of elements of `size` bytes with capacity
+   *cap (doubling; the contents are kept). */
+static inline PetscErrorCode ThrongGrow(void *a, size_t size, PetscInt n, PetscInt *cap)
+{
+  if (n < *cap) return PETSC_SUCCESS;
+  *cap = 2 * *cap + 16;
+  return PetscRealloc(size * (size_t)*cap, (void **)a);
+}
+
 /* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
    ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
