@@ -8,8 +8,8 @@
 #   bash jobs/bottleneck.sh [OUTDIR [N [WIDTHS...]]]   (default bottleneck.out, 150 agents,
 #                                                      widths 0.8 1.0 1.2 1.6 2.0 2.4 m)
 # Every geometry file is kept in OUTDIR: bottleneck-W.wkt.  h = 0.002 s: with 0.01 s the jam
-# at the entrance compresses (overlaps up to 37 % of a diameter, skin exceeded) and the
-# flow comes out 13 % high; at 0.002 s it agrees with -solver pngs within 1 %.
+# at the entrance compresses (overlaps up to half a diameter, skin exceeded) and the flow
+# comes out 18 % high; at 0.002 s it is within 2 % of -solver pngs (jobs/jam_check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-bottleneck.out}; N=${2:-150}; shift $(( $# > 2 ? 2 : $# ))

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The two crowd-flow checks of docs/crowd.md ("Known limits"), in one run:
+#  1. a 1.2 m bottleneck (jobs/bottleneck.sh's geometry, 150 agents): PBD at h = 0.01 s
+#     and 0.002 s against PNGS (-solver pngs) at 0.002 s — flow, largest overlap during
+#     the run, and whether the skin was exceeded;
+#  2. a 20 m x 20 m room with one 2.4 m door, 1200 agents: the peak flow over 5 s
+#     windows with PBD (h = 0.002 s) and with PNGS (h = 0.005 s, at most 300 sweeps).
+# Same tiles (2 cells) as jobs/bottleneck.sh, so the PBD h = 0.002 s bottleneck run is its
+# W = 1.2 m run.
+#   bash jobs/jam_check.sh [OUTDIR]        (default jam.out; a few minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-jam.out}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+[ -x build/throng ] || bash .ci/setup
+mkdir -p "$OUT"
+cat > "$OUT/bottleneck-1.2.wkt" <<'WKT'
+walkable POLYGON ((0 0, 8 0, 8 3.4, 11 3.4, 11 4.6, 8 4.6, 8 8, 0 8, 0 0))
+exit     LINESTRING (11 3.4, 11 4.6)
+WKT
+cat > "$OUT/room20.wkt" <<'WKT'
+walkable POLYGON ((0 0, 20 0, 20 20, 0 20, 0 0))
+exit     LINESTRING (0 8.8, 0 11.2)
+WKT
+run() { # name, options...: flow, largest overlap in the progress lines, skin check, peak flow
+  local name=$1; shift
+  mpirun -n "$(nproc)" build/throng -radius 0.2 -polydispersity 0 -init jitter -steps 1000000 -skin 0.2 -tile 2 \
+    -eikonal_h 0.05 -progress 100 -output_every 1000000 -output "$OUT/$name" "$@" >"$OUT/$name.log" 2>&1
+  awk -v name="$name" '/^step/ { for (i = 1; i <= NF; i++) if ($i == "max_overlap" && $(i + 1) > m) m = $(i + 1) }
+    /exit 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") f = $(i + 1) }
+    /max_disp\/skin/ { s = ($0 ~ /skin_exceeded/) ? "skin exceeded" : "skin kept" }
+    END { printf "%-22s mean flow %7s /s  largest overlap %.3g m  %s", name, f, m, s }' "$OUT/$name.log"
+  awk -F, 'NR > 1 { c[int($2 / 5)]++ } END { for (k in c) if (c[k] > p) p = c[k]; printf "  peak flow (5 s) %.1f /s\n", p / 5 }' "$OUT/$name.exits.csv"
+}
+B="-geometry $OUT/bottleneck-1.2.wkt -n 150 -init_phi 0.45 -init_region 0.3,0.3,7.7,7.7"
+run bottleneck-pbd-0.01 $B -dt 0.01
+run bottleneck-pbd-0.002 $B -dt 0.002
+run bottleneck-pngs-0.002 $B -dt 0.002 -solver pngs -solver_rtol 1e-6 -solver_max_it 200
+R="-geometry $OUT/room20.wkt -n 1200 -init_phi 0.4 -init_region 0,0,20,20 -eikonal_h 0.1"
+run room20-pbd-0.002 $R -dt 0.002
+run room20-pngs-0.005 $R -dt 0.005 -solver pngs -solver_rtol 1e-8 -solver_max_it 300
