@@ -3,34 +3,39 @@
 # long whose width W is the parameter; the corridor's far end is the exit.  N agents
 # (radius 0.2 m, free speeds N(1.34, 0.26) m/s) start in the waiting area; the mean flow
 # through the exit, (count - 1) / (last - first exit time), is reported per width, with
-# the specific flow (flow / W), as CSV and PNG.
+# the specific flow (flow / W), as CSV and PNG, together with the flow measured by a line
+# sensor across the middle of the corridor (forward crossings, (count - 1) / (last - first)).
 #
 #   bash jobs/bottleneck.sh [OUTDIR [N [WIDTHS...]]]   (default bottleneck.out, 150 agents,
 #                                                      widths 0.8 1.0 1.2 1.6 2.0 2.4 m)
 # Every geometry file is kept in OUTDIR: bottleneck-W.wkt.  h = 0.002 s: with 0.01 s the jam
 # at the entrance compresses (overlaps up to half a diameter, skin exceeded) and the flow
 # comes out 18 % high; at 0.002 s it is within 2 % of -solver pngs (jobs/jam_check.sh).
+# THRONG and MPIEXEC (environment) name the program and launcher (default build/throng, mpirun).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-bottleneck.out}; N=${2:-150}; shift $(( $# > 2 ? 2 : $# ))
 WIDTHS=${*:-0.8 1.0 1.2 1.6 2.0 2.4}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-[ -x build/throng ] || bash .ci/setup
+THRONG=${THRONG:-build/throng}; MPIEXEC=${MPIEXEC:-mpirun}
+[ -x "$THRONG" ] || bash .ci/setup
 mkdir -p "$OUT"
-echo "width,agents,flow,specific_flow,evacuation_time" > "$OUT/bottleneck.csv"
+echo "width,agents,flow,specific_flow,evacuation_time,sensor_flow" > "$OUT/bottleneck.csv"
 for W in $WIDTHS; do
   a=$(awk -v w="$W" 'BEGIN { printf "%.6g", 4 - w / 2 }'); b=$(awk -v w="$W" 'BEGIN { printf "%.6g", 4 + w / 2 }')
   cat > "$OUT/bottleneck-$W.wkt" <<WKT
 # waiting area 8 m x 8 m, corridor 3 m long and $W m wide, exit at its east end
 walkable POLYGON ((0 0, 8 0, 8 $a, 11 $a, 11 $b, 8 $b, 8 8, 0 8, 0 0))
 exit     LINESTRING (11 $a, 11 $b)
+sensor   LINESTRING (9.5 $a, 9.5 $b)
 WKT
-  mpirun -n "$(nproc)" build/throng -geometry "$OUT/bottleneck-$W.wkt" -n "$N" -radius 0.2 -polydispersity 0 \
+  "$MPIEXEC" -n "$(nproc)" "$THRONG" -geometry "$OUT/bottleneck-$W.wkt" -n "$N" -radius 0.2 -polydispersity 0 \
     -init jitter -init_phi 0.45 -init_region 0.3,0.3,7.7,7.7 -dt 0.002 -steps 500000 -skin 0.2 -tile 2 -eikonal_h 0.05 \
     -output none -quiet > "$OUT/bottleneck-$W.log" 2>&1
   awk -v w="$W" -v n="$N" '/exit 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") f = $(i + 1) }
+    /sensor 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") sf = $(i + 1) }
     /evacuation time/ { t = $NF; sub(/s$/, "", t); t = $(NF - 1) }
-    END { printf "%s,%d,%s,%.4g,%s\n", w, n, f, f / w, t }' "$OUT/bottleneck-$W.log" >> "$OUT/bottleneck.csv"
+    END { printf "%s,%d,%s,%.4g,%s,%s\n", w, n, f, f / w, t, sf }' "$OUT/bottleneck-$W.log" >> "$OUT/bottleneck.csv"
 done
 column -s, -t "$OUT/bottleneck.csv"
 /usr/bin/python3 - "$OUT/bottleneck.csv" "$OUT/bottleneck.png" <<'PY'

@@ -7,10 +7,13 @@
 PREFIX is the run's -output prefix.  It reads
   PREFIX.evacuation.csv   time, agents remaining      -> evacuation curve N(t)
   PREFIX.exits.csv        id, time, exit              -> cumulative count per exit (flow)
-  PREFIX.h5               H5MD snapshots              -> density map, PeTrack export
+  PREFIX.sensors.csv      id, time, sensor, direction -> net crossings per line sensor
+  PREFIX.h5               /crowd/density (the run's map), H5MD snapshots -> PeTrack export
 and writes
-  --png      N(t) and the cumulative count through each exit, with the mean flows;
-  --density  the mean number density (agents / m^2) over all snapshots, on a 0.5 m grid;
+  --png      N(t), the cumulative count through each exit with the mean flows, and (with
+             sensors) the net count across each sensor line with its flow;
+  --density  the run's mean density map (/crowd/density: agents / m^2, sampled every
+             -density_dt); for runs without one, the mean over the snapshots (0.5 m grid);
   --petrack  the trajectories in PeTrack's text layout, one line per agent and frame:
              "id frame x y" (id from 1, frame from 0, metres), with the frame rate in
              the header, as PedPy's load_trajectory_from_txt reads them.
@@ -39,7 +42,9 @@ def plot_evacuation(prefix, out):
     exits = read_csv(f"{prefix}.exits.csv")
     t = [float(r["time"]) for r in curve]
     n = [int(r["remaining"]) for r in curve]
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    import os
+    sensors = read_csv(f"{prefix}.sensors.csv") if os.path.exists(f"{prefix}.sensors.csv") else []
+    fig, ax = plt.subplots(1, 3 if sensors else 2, figsize=(16 if sensors else 11, 4))
     ax[0].step(t, n, where="post")
     ax[0].set_xlabel("time [s]")
     ax[0].set_ylabel("agents inside")
@@ -51,6 +56,17 @@ def plot_evacuation(prefix, out):
     ax[1].set_xlabel("time [s]")
     ax[1].set_ylabel("agents through the exit")
     ax[1].legend(fontsize=8)
+    for k in sorted({int(r["sensor"]) for r in sensors}):
+        rows = [r for r in sensors if int(r["sensor"]) == k]
+        t = [float(r["time"]) for r in rows]
+        net = np.cumsum([int(r["direction"]) for r in rows])
+        fwd = [float(r["time"]) for r in rows if int(r["direction"]) > 0]
+        flow = (len(fwd) - 1) / (fwd[-1] - fwd[0]) if len(fwd) > 1 and fwd[-1] > fwd[0] else 0.0
+        ax[2].step(t, net, where="post", label=f"sensor {k}: net {net[-1]}, forward flow {flow:.3g} /s")
+    if sensors:
+        ax[2].set_xlabel("time [s]")
+        ax[2].set_ylabel("net crossings")
+        ax[2].legend(fontsize=8)
     for a in ax:
         a.grid(True, alpha=0.3)
     fig.tight_layout()
@@ -66,9 +82,16 @@ def frames(prefix):
 
 
 def density(prefix, out, cell=0.5):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import h5py
+    with h5py.File(f"{prefix}.h5", "r") as f:
+        if "crowd/density" in f:
+            d = f["crowd/density"]
+            H = d[:].T
+            h, (x0, y0), ns, dt = float(d.attrs["cell"]), d.attrs["origin"], int(d.attrs["samples"]), float(d.attrs["interval"])
+            xe = x0 + h * np.arange(H.shape[0] + 1)
+            ye = y0 + h * np.arange(H.shape[1] + 1)
+            title = f"mean density, {ns} samples {dt:g} s apart ({h:g} m cells)"
+            return draw_density(H, xe, ye, title, out)
     f, pos, ids, steps, times, counts = frames(prefix)
     xy = np.concatenate([pos[k, :int(counts[k]), :] for k in range(len(steps))]) if len(steps) else np.zeros((0, 2))
     if not len(xy):
@@ -77,15 +100,22 @@ def density(prefix, out, cell=0.5):
     x1, y1 = xy.max(axis=0) + cell
     H, xe, ye = np.histogram2d(xy[:, 0], xy[:, 1], bins=[max(1, int((x1 - x0) / cell)), max(1, int((y1 - y0) / cell))], range=[[x0, x1], [y0, y1]])
     H = H / (len(steps) * (xe[1] - xe[0]) * (ye[1] - ye[0]))
+    f.close()
+    draw_density(H, xe, ye, f"mean density over {len(steps)} snapshots ({cell} m cells)", out)
+
+
+def draw_density(H, xe, ye, title, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 5))
     im = ax.imshow(H.T, origin="lower", extent=[xe[0], xe[-1], ye[0], ye[-1]], cmap="viridis", aspect="equal")
     fig.colorbar(im, ax=ax, label="mean density [1/m²]")
-    ax.set_title(f"mean density over {len(steps)} snapshots ({cell} m cells)")
+    ax.set_title(title)
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
-    f.close()
     print(f"crowd.py: wrote {out} (peak {H.max():.2f} /m²)")
 
 

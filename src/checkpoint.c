@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define CHECKPOINT_FORMAT  "throng-checkpoint"
-#define CHECKPOINT_VERSION 1
+#define CHECKPOINT_VERSION 2 /* 2: crowd runs carry their records (/checkpoint/crowd) */
 
 static const char *names[5] = {"x", "y", "r", "xb", "yb"};
 
@@ -128,6 +128,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   }
   PetscCall(PetscFree(col));
   PetscCall(PetscFree(recs));
+  PetscCall(CrowdCheckpointWrite(s, grp, dxpl));
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));
   PetscCallHDF5(comm, H5Fclose(file));
@@ -251,6 +252,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
     }
   }
   H5Pclose(dxpl);
+  PetscCall(CrowdCheckpointRead(s, grp, path));
   H5Gclose(grp);
   H5Fclose(file);
   { /* sanity of the values: finite, inside the box, positive radii */

@@ -23,9 +23,35 @@
  * evacuation curve N(t) is kept on rank 0 at every change; the run ends when the last
  * agent has left.  At the end: PREFIX.exits.csv (id, time, exit, sorted by time then
  * id) and PREFIX.evacuation.csv (time, agents remaining), and a summary line with the
- * evacuation time and the mean flow through each exit.                              */
+ * evacuation time and the mean flow through each exit.
+ *
+ * Line sensors (`sensor LINESTRING` lines of the geometry): a crossing is a change of
+ * side of an agent's centre, from its position at the last mark to its position now,
+ * through the sensor segment.  Marks are taken after every rebin and at the end of every
+ * step; the crossings are looked for just before a rebin (migration would separate an
+ * agent from its marked position, which stays on the rank that marked it) and at the end
+ * of the step.  The path tested is therefore the step's path through its rebin points
+ * (x_old -> prediction -> x_new when the prediction triggered a rebin).  Rebins are
+ * decided by global reductions of rank-independent values, so the crossings are the same
+ * on any number of ranks.  Side is taken half-open (left means cross > 0), so an agent
+ * that stops exactly on the line and turns back is counted once each way; a polyline's
+ * interior vertex belongs to the segment that starts there, so it is never counted
+ * twice.  Each crossing is recorded (id, end time of the step, sensor, direction).
+ *
+ * Density map: every -density_dt seconds of simulated time each rank adds its owned
+ * agents to a grid of -density_h cells over the walkable area's bounding box (whole
+ * counts in doubles: sums are exact, so the map is the same on any rank count).  At the
+ * end the grids are summed on rank 0 and written as the mean density (agents / m^2).
+ *
+ * Records, the curve, the map and the sensor counts go to PREFIX.h5 (group /crowd, see
+ * docs/crowd.md) and to CSV files; a checkpoint carries them, so a restarted run reports
+ * the whole evacuation.                                                               */
 #include <throng/sim.h>
 #include <throng/init.h>
+#include <throng/io.h>
+
+static PetscErrorCode DensitySetUp(Sim *s);
+static PetscErrorCode DensitySample(Sim *s);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
@@ -59,6 +85,7 @@ PetscErrorCode CrowdSetUp(Sim *s)
     DriverTerm t = {"desired velocity", DesiredVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
+  PetscCall(DensitySetUp(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,8 +135,106 @@ PetscErrorCode CrowdCheckAgents(Sim *s)
     }
   }
   c->total = c->remaining = s->prm.n;
+  PetscCall(CrowdSensorsMark(s));
+  PetscCall(DensitySample(s)); /* t = 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* ---- line sensors ------------------------------------------------------------------- */
+
+/* Crossings of the sensor segments by the owned agents since the last mark (pending:
+   timed at the end of the step).  Collective only in that every rank calls it at the same
+   points of a step. */
+PetscErrorCode CrowdSensorsAdvance(Sim *s)
+{
+  Crowd           *c = &s->crowd;
+  const Geometry  *g = &c->geom;
+  const Particles *p = &s->P;
+
+  PetscFunctionBeginUser;
+  if (!c->on || !g->nsensor || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(c->capMark >= p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sensor marks for %" PetscInt_FMT " agents, %" PetscInt_FMT " owned", c->capMark, p->n);
+  for (PetscInt k = 0; k < g->nsensor; k++) {
+    const PetscReal *q = &g->sensor[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l2 = dx * dx + dy * dy;
+    const PetscReal  lo[2] = {PetscMin(q[0], q[2]), PetscMin(q[1], q[3])}, hi[2] = {PetscMax(q[0], q[2]), PetscMax(q[1], q[3])};
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal x0 = c->px[i], y0 = c->py[i], x1 = p->x[i], y1 = p->y[i];
+      if ((x0 < lo[0] && x1 < lo[0]) || (x0 > hi[0] && x1 > hi[0]) || (y0 < lo[1] && y1 < lo[1]) || (y0 > hi[1] && y1 > hi[1])) continue;
+      const PetscReal s0 = dx * (y0 - q[1]) - dy * (x0 - q[0]), s1 = dx * (y1 - q[1]) - dy * (x1 - q[0]);
+      if ((s0 > 0) == (s1 > 0)) continue;                     /* same side of the line   */
+      const PetscReal t = s0 / (s0 - s1), X = x0 + t * (x1 - x0), Y = y0 + t * (y1 - y0);
+      const PetscReal u = ((X - q[0]) * dx + (Y - q[1]) * dy) / l2; /* where, along it   */
+      if (!(u >= 0 && u < 1)) continue;
+      PetscCall(ThrongGrow(&c->cross, sizeof(CrossRec), c->ncross, &c->capCross));
+      c->cross[c->ncross++] = (CrossRec){p->id[i], 0, g->sensorId[k], s0 > 0 ? 1 : -1};
+      c->pending++;
+    }
+  }
+  c->marked = PETSC_FALSE; /* each mark is used once: the next search needs a new mark */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Remember the owned agents' positions (after a rebin, at a step's end, after a restart). */
+PetscErrorCode CrowdSensorsMark(Sim *s)
+{
+  Crowd           *c = &s->crowd;
+  const Particles *p = &s->P;
+
+  PetscFunctionBeginUser;
+  if (!c->on || !c->geom.nsensor) PetscFunctionReturn(PETSC_SUCCESS);
+  if (p->n > c->capMark) {
+    c->capMark = p->n + p->n / 4 + 16;
+    PetscCall(PetscFree2(c->px, c->py));
+    PetscCall(PetscMalloc2(c->capMark, &c->px, c->capMark, &c->py));
+  }
+  PetscCall(PetscArraycpy(c->px, p->x, p->n));
+  PetscCall(PetscArraycpy(c->py, p->y, p->n));
+  c->marked = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- density map ----------------------------------------------------------------- */
+
+static PetscErrorCode DensitySetUp(Sim *s)
+{
+  Crowd          *c = &s->crowd;
+  const Geometry *g = &c->geom;
+  PetscReal       nx, ny;
+
+  PetscFunctionBeginUser;
+  c->dlast = -1;
+  if (!(s->prm.densH > 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  c->dh  = s->prm.densH;
+  c->dx0 = g->bbox[0], c->dy0 = g->bbox[1];
+  nx     = PetscCeilReal((g->bbox[2] - g->bbox[0]) / c->dh);
+  ny     = PetscCeilReal((g->bbox[3] - g->bbox[1]) / c->dh);
+  PetscCheck(nx * ny <= 5e7, s->dom.comm, PETSC_ERR_USER_INPUT, "-density_h %g: the density map of the %g m x %g m area would have %.3g cells; raise -density_h (or 0: no map)", (double)c->dh, (double)(g->bbox[2] - g->bbox[0]), (double)(g->bbox[3] - g->bbox[1]), (double)(nx * ny));
+  c->dnx = (PetscInt)PetscMax(nx, 1), c->dny = (PetscInt)PetscMax(ny, 1);
+  PetscCall(PetscCalloc1((size_t)c->dnx * c->dny, &c->dens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Add the owned agents to the map if a new -density_dt interval has begun. */
+static PetscErrorCode DensitySample(Sim *s)
+{
+  Crowd           *c = &s->crowd;
+  const Particles *p = &s->P;
+  PetscInt64       k;
+
+  PetscFunctionBeginUser;
+  if (!c->dens) PetscFunctionReturn(PETSC_SUCCESS);
+  k = (PetscInt64)PetscFloorReal(s->time / s->prm.densDt * (1 + 1e-12));
+  if (k <= c->dlast) PetscFunctionReturn(PETSC_SUCCESS);
+  c->dlast = k;
+  c->dsamples++;
+  for (PetscInt i = 0; i < p->n; i++) {
+    const PetscInt ix = (PetscInt)PetscFloorReal((p->x[i] - c->dx0) / c->dh), iy = (PetscInt)PetscFloorReal((p->y[i] - c->dy0) / c->dh);
+    if (ix >= 0 && ix < c->dnx && iy >= 0 && iy < c->dny) c->dens[(size_t)iy * c->dnx + ix] += 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- exits ----------------------------------------------------------------------- */
 
 PetscErrorCode CrowdExits(Sim *s)
 {
@@ -120,6 +245,9 @@ PetscErrorCode CrowdExits(Sim *s)
 
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CrowdSensorsAdvance(s));
+  for (PetscInt k = c->ncross - c->pending; k < c->ncross; k++) c->cross[k].time = s->time;
+  c->pending = 0;
   for (PetscInt i = 0; i < p->n; i++) {
     PetscInt ex = -1;
     for (PetscInt k = 0; k < c->geom.nexit && ex < 0; k++) { /* at the door line, or just through it */
@@ -147,8 +275,12 @@ PetscErrorCode CrowdExits(Sim *s)
     PetscCall(SimRebin(s));
     PetscCall(IdFingerprint(s->dom.comm, p, &s->idPrint)); /* the id set changed on purpose */
   }
+  PetscCall(CrowdSensorsMark(s));
+  PetscCall(DensitySample(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* ---- records: gathered on rank 0 in a fixed order ----------------------------------- */
 
 static int CompareExit(const void *a, const void *b)
 {
@@ -157,32 +289,152 @@ static int CompareExit(const void *a, const void *b)
   return (x->id > y->id) - (x->id < y->id);
 }
 
-PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles)
+static int CompareCross(const void *a, const void *b)
 {
-  Crowd       *c = &s->crowd;
-  PetscMPIInt  size, rank, n = (PetscMPIInt)c->nleft, *cnt = NULL, *dsp = NULL;
-  ExitRec     *all = NULL;
+  const CrossRec *x = (const CrossRec *)a, *y = (const CrossRec *)b;
+  if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  if (x->sensor != y->sensor) return x->sensor < y->sensor ? -1 : 1;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->dir < y->dir ? -1 : x->dir > y->dir;
+}
+
+/* All ranks' n records of `size` bytes, sorted, on rank 0 (*all); *tot on every rank. */
+static PetscErrorCode GatherRecords(MPI_Comm comm, const void *mine, PetscInt n, size_t size, int (*cmp)(const void *, const void *), void **all, PetscInt *tot)
+{
+  PetscMPIInt  nsize, rank, cnt = (PetscMPIInt)n, *cnts = NULL, *dsp = NULL;
   MPI_Datatype t;
-  PetscInt     tot = 0;
+  PetscInt64   sum = n;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &nsize));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCheck(sum < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "%" PetscInt64_FMT " crowd records: too many to gather on one rank", sum);
+  *tot = (PetscInt)sum;
+  *all = NULL;
+  if (!rank) {
+    PetscCall(PetscMalloc2(nsize, &cnts, nsize, &dsp));
+    PetscCall(PetscMalloc(size * (size_t)(sum + 1), all));
+  }
+  PetscCallMPI(MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, comm));
+  if (!rank)
+    for (PetscMPIInt k = 0, o = 0; k < nsize; o += cnts[k], k++) dsp[k] = o;
+  PetscCallMPI(MPI_Type_contiguous((int)size, MPI_BYTE, &t));
+  PetscCallMPI(MPI_Type_commit(&t));
+  PetscCallMPI(MPI_Gatherv(mine, cnt, t, *all, cnts, dsp, t, 0, comm));
+  PetscCallMPI(MPI_Type_free(&t));
+  if (!rank) {
+    qsort(*all, (size_t)sum, size, cmp);
+    PetscCall(PetscFree2(cnts, dsp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The density map summed on rank 0 (NULL elsewhere; counts, not yet densities). */
+static PetscErrorCode GatherDensity(Sim *s, PetscReal **sum)
+{
+  Crowd      *c = &s->crowd;
+  PetscMPIInt rank;
+  size_t      m = (size_t)c->dnx * c->dny;
+
+  PetscFunctionBeginUser;
+  *sum = NULL;
+  if (!c->dens) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(s->dom.comm, &rank));
+  if (!rank) PetscCall(PetscMalloc1(m, sum));
+  for (size_t o = 0; o < m; o += 1 << 26) { /* MPI counts are int */
+    const int cnt = (int)PetscMin((size_t)1 << 26, m - o);
+    PetscCallMPI(MPI_Reduce(c->dens + o, rank ? NULL : *sum + o, cnt, MPIU_REAL, MPI_SUM, 0, s->dom.comm));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- HDF5 tables ----------------------------------------------------------------- */
+
+static hid_t PetscIntH5(void)
+{
+  return sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+}
+
+static hid_t ExitType(void)
+{
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ExitRec));
+  H5Tinsert(t, "id", HOFFSET(ExitRec, id), H5T_NATIVE_INT64);
+  H5Tinsert(t, "time", HOFFSET(ExitRec, time), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "exit", HOFFSET(ExitRec, exit), PetscIntH5());
+  return t;
+}
+
+static hid_t CrossType(void)
+{
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(CrossRec));
+  H5Tinsert(t, "id", HOFFSET(CrossRec, id), H5T_NATIVE_INT64);
+  H5Tinsert(t, "time", HOFFSET(CrossRec, time), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "sensor", HOFFSET(CrossRec, sensor), PetscIntH5());
+  H5Tinsert(t, "direction", HOFFSET(CrossRec, dir), PetscIntH5());
+  return t;
+}
+
+/* Dataset `name` of loc with the shape dims (ndim 1 or 2), written from rank 0's buf
+   (collective; nothing is written when it is empty, as HDF5 1.10 requires). */
+static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim, const hsize_t *dims, const void *buf)
+{
+  PetscMPIInt rank;
+  hid_t       sp, ds;
+  hsize_t     zero[2] = {0, 0}, cnt[2];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallHDF5(comm, sp = H5Screate_simple(ndim, dims, NULL));
+  PetscCallHDF5(comm, ds = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  if (dims[0] * (ndim > 1 ? dims[1] : 1) > 0) {
+    for (int k = 0; k < ndim; k++) cnt[k] = rank ? 0 : dims[k];
+    PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, ndim, zero, cnt, buf));
+  }
+  PetscCallHDF5(comm, H5Dclose(ds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the final report -------------------------------------------------------------- */
+
+static void Flow(PetscInt n, PetscReal first, PetscReal last, PetscReal *flow)
+{
+  *flow = n > 1 && last > first ? (PetscReal)(n - 1) / (last - first) : 0;
+}
+
+PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
+{
+  Crowd      *c    = &s->crowd;
+  MPI_Comm    comm = s->dom.comm;
+  PetscMPIInt rank;
+  ExitRec    *all  = NULL;
+  CrossRec   *crs  = NULL;
+  PetscReal  *dens = NULL;
+  PetscInt    tot = 0, ncr = 0, ncurve = 0;
+  struct Curve {
+    PetscReal  time;
+    PetscInt64 remaining;
+  } *curve = NULL;
 
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_size(s->dom.comm, &size));
-  PetscCallMPI(MPI_Comm_rank(s->dom.comm, &rank));
-  if (!rank) PetscCall(PetscMalloc2(size, &cnt, size, &dsp));
-  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, s->dom.comm));
-  if (!rank) {
-    for (PetscMPIInt k = 0; k < size; k++) dsp[k] = (PetscMPIInt)tot, tot += cnt[k];
-    PetscCall(PetscMalloc1(tot + 1, &all));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(GatherRecords(comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)&all, &tot));
+  PetscCall(GatherRecords(comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)&crs, &ncr));
+  PetscCall(GatherDensity(s, &dens));
+  if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
+    PetscCall(PetscMalloc1(tot + 1, &curve));
+    curve[ncurve++] = (struct Curve){0, c->total};
+    for (PetscInt k = 0; k < tot; k++)
+      if (k + 1 == tot || all[k + 1].time != all[k].time) curve[ncurve++] = (struct Curve){all[k].time, c->total - k - 1};
+    if (dens)
+      for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) dens[k] /= PetscMax(c->dsamples, 1) * c->dh * c->dh;
   }
-  PetscCallMPI(MPI_Type_contiguous((int)sizeof(ExitRec), MPI_BYTE, &t));
-  PetscCallMPI(MPI_Type_commit(&t));
-  PetscCallMPI(MPI_Gatherv(c->left, n, t, all, cnt, dsp, t, 0, s->dom.comm));
-  PetscCallMPI(MPI_Type_free(&t));
+  PetscCallMPI(MPI_Bcast(&ncurve, 1, MPIU_INT, 0, comm));
   if (!rank) {
     PetscInt  *per;
-    PetscReal *first, *last;
-    qsort(all, (size_t)tot, sizeof(ExitRec), CompareExit);
+    PetscReal *first, *last, fl;
     PetscCall(PetscCalloc3(c->geom.nexits, &per, c->geom.nexits, &first, c->geom.nexits, &last));
     for (PetscInt k = 0; k < tot; k++) {
       const PetscInt e = all[k].exit;
@@ -191,29 +443,208 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles)
       last[e] = all[k].time;
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", tot, c->total, tot == c->total ? "evacuation time" : "still inside at", tot == c->total && tot ? (double)all[tot - 1].time : (double)s->time));
-    for (PetscInt e = 0; e < c->geom.nexits; e++)
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n", e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, per[e] > 1 && last[e] > first[e] ? (double)((per[e] - 1) / (last[e] - first[e])) : 0.0));
-    if (writeFiles) {
-      char  name[PETSC_MAX_PATH_LEN];
-      FILE *f;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
-      f = fopen(name, "w");
-      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-      fprintf(f, "id,time,exit\n");
-      for (PetscInt k = 0; k < tot; k++) fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
-      fclose(f);
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
-      f = fopen(name, "w");
-      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-      fprintf(f, "time,remaining\n0,%lld\n", (long long)c->total);
-      for (PetscInt k = 0; k < tot; k++)
-        if (k + 1 == tot || all[k + 1].time != all[k].time) fprintf(f, "%.10g,%lld\n", (double)all[k].time, (long long)(c->total - k - 1));
-      fclose(f);
+    for (PetscInt e = 0; e < c->geom.nexits; e++) {
+      Flow(per[e], first[e], last[e], &fl);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n", e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
     }
     PetscCall(PetscFree3(per, first, last));
-    PetscCall(PetscFree(all));
-    PetscCall(PetscFree2(cnt, dsp));
+    for (PetscInt k = 0; k < c->geom.nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
+      PetscInt  np = 0, nm = 0;
+      PetscReal t0 = 0, t1 = 0;
+      for (PetscInt j = 0; j < ncr; j++) {
+        if (crs[j].sensor != k) continue;
+        if (crs[j].dir < 0) {
+          nm++;
+          continue;
+        }
+        if (!np) t0 = crs[j].time;
+        np++;
+        t1 = crs[j].time;
+      }
+      Flow(np, t0, t1, &fl);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: sensor %" PetscInt_FMT ": %" PetscInt_FMT " crossings forward, %" PetscInt_FMT " back, net %" PetscInt_FMT "; forward first %g s, last %g s, mean flow %.4g /s\n", k, np, nm, np - nm, (double)t0, (double)t1, (double)fl));
+    }
+    if (dens) {
+      PetscReal mx = 0;
+      for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) mx = PetscMax(mx, dens[k]);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n", c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
+    }
   }
+  if (writeFiles && !rank) {
+    char  name[PETSC_MAX_PATH_LEN];
+    FILE *f;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
+    f = fopen(name, "w");
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
+    fprintf(f, "id,time,exit\n");
+    for (PetscInt k = 0; k < tot; k++) fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
+    fclose(f);
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
+    f = fopen(name, "w");
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
+    fprintf(f, "time,remaining\n");
+    for (PetscInt k = 0; k < ncurve; k++) fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
+    fclose(f);
+    if (c->geom.nsensors) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
+      f = fopen(name, "w");
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
+      fprintf(f, "id,time,sensor,direction\n");
+      for (PetscInt k = 0; k < ncr; k++) fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor, (int)crs[k].dir);
+      fclose(f);
+    }
+  }
+  if (writeFiles && file >= 0) { /* the same in PREFIX.h5, group /crowd (collective) */
+    hid_t   g, t;
+    hsize_t d[2];
+    if (H5Lexists(file, "crowd", H5P_DEFAULT) > 0) PetscCallHDF5(comm, H5Ldelete(file, "crowd", H5P_DEFAULT)); /* a restarted run reports anew */
+    PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    {
+      const long long n0 = (long long)c->total;
+      PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
+      PetscCall(IoWriteStringAttr(comm, g, "description", "exits: one row per agent that left (id, time s, exit); evacuation: agents inside after each exit time; sensors: one row per crossing of a sensor line (direction +1 from its left to its right); density: mean agents per m^2"));
+    }
+    d[0] = (hsize_t)tot;
+    t    = ExitType();
+    PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
+    H5Tclose(t);
+    d[0] = (hsize_t)ncr;
+    t    = CrossType();
+    PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
+    H5Tclose(t);
+    t = H5Tcreate(H5T_COMPOUND, sizeof(struct Curve));
+    H5Tinsert(t, "time", HOFFSET(struct Curve, time), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "remaining", HOFFSET(struct Curve, remaining), H5T_NATIVE_INT64);
+    d[0] = (hsize_t)ncurve;
+    PetscCall(WriteRoot(comm, g, dxpl, "evacuation", t, 1, d, curve));
+    H5Tclose(t);
+    if (c->dens) {
+      hid_t           ds;
+      const PetscReal origin[2] = {c->dx0, c->dy0};
+      const PetscInt  ns        = c->dsamples;
+      d[0] = (hsize_t)c->dny, d[1] = (hsize_t)c->dnx;
+      PetscCall(WriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, dens));
+      PetscCallHDF5(comm, ds = H5Dopen2(g, "density", H5P_DEFAULT));
+      PetscCall(IoWriteAttr(comm, ds, "origin", H5T_NATIVE_DOUBLE, 2, origin));
+      PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
+      PetscCall(IoWriteAttr(comm, ds, "interval", H5T_NATIVE_DOUBLE, 0, &s->prm.densDt));
+      PetscCall(IoWriteAttr(comm, ds, "samples", PetscIntH5(), 0, &ns));
+      PetscCall(IoWriteStringAttr(comm, ds, "layout", "value[iy][ix] is the mean number of agents per m^2 in the cell [x0 + ix h, x0 + (ix+1) h) x [y0 + iy h, y0 + (iy+1) h), (x0, y0) = origin, h = cell"));
+      PetscCallHDF5(comm, H5Dclose(ds));
+    }
+    PetscCallHDF5(comm, H5Gclose(g));
+  }
+  PetscCall(PetscFree(curve));
+  PetscCall(PetscFree(all));
+  PetscCall(PetscFree(crs));
+  PetscCall(PetscFree(dens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- checkpoints: the records and the map travel with the disks --------------------- */
+
+PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
+{
+  const Crowd *c    = &s->crowd;
+  MPI_Comm     comm = s->dom.comm;
+  ExitRec     *all  = NULL;
+  CrossRec    *crs  = NULL;
+  PetscReal   *dens = NULL;
+  PetscInt     tot, ncr;
+  hid_t        g, t;
+  hsize_t      d[2];
+
+  PetscFunctionBeginUser;
+  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GatherRecords(comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)&all, &tot));
+  PetscCall(GatherRecords(comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)&crs, &ncr));
+  PetscCall(GatherDensity((Sim *)s, &dens));
+  PetscCallHDF5(comm, g = H5Gcreate2(grp, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  {
+    const long long v[5] = {(long long)c->total, (long long)c->dlast, (long long)c->dsamples, (long long)c->dnx, (long long)c->dny};
+    PetscCall(IoWriteAttr(comm, g, "total,dlast,dsamples,dnx,dny", H5T_NATIVE_LLONG, 5, v));
+  }
+  d[0] = (hsize_t)tot;
+  t    = ExitType();
+  PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
+  H5Tclose(t);
+  d[0] = (hsize_t)ncr;
+  t    = CrossType();
+  PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
+  H5Tclose(t);
+  if (c->dens) {
+    d[0] = (hsize_t)c->dny * c->dnx;
+    PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
+  }
+  PetscCallHDF5(comm, H5Gclose(g));
+  PetscCall(PetscFree(all));
+  PetscCall(PetscFree(crs));
+  PetscCall(PetscFree(dens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 reads one table of `want` rows (or fails). */
+static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf)
+{
+  hid_t   ds, sp;
+  hsize_t n = 0;
+  herr_t  e = -1;
+  if (H5Lexists(g, name, H5P_DEFAULT) <= 0 || (ds = H5Dopen2(g, name, H5P_DEFAULT)) < 0) return -1;
+  if ((sp = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, &n, NULL) == 1 && n == want) e = want ? H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
+  if (sp >= 0) H5Sclose(sp);
+  H5Dclose(ds);
+  return e;
+}
+
+PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
+{
+  Crowd      *c    = &s->crowd;
+  MPI_Comm    comm = s->dom.comm;
+  PetscMPIInt rank;
+  long long   v[5] = {0, -1, 0, 0, 0};
+  int         ok   = 1;
+  hid_t       g = -1, a = -1;
+
+  PetscFunctionBeginUser;
+  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (H5Lexists(grp, "crowd", H5P_DEFAULT) > 0) g = H5Gopen2(grp, "crowd", H5P_DEFAULT);
+  if (g >= 0 && H5Aexists(g, "total,dlast,dsamples,dnx,dny") > 0 && (a = H5Aopen(g, "total,dlast,dsamples,dnx,dny", H5P_DEFAULT)) >= 0) ok = H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
+  else ok = 0;
+  if (a >= 0) H5Aclose(a);
+  PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks the crowd records (group /checkpoint/crowd): it was not written by a crowd run", path);
+  PetscCheck(v[3] == c->dnx && v[4] == c->dny, comm, PETSC_ERR_USER_INPUT, "restart file '%s' has a density map of %lld x %lld cells, this run %" PetscInt_FMT " x %" PetscInt_FMT ": give the original -density_h", path, v[3], v[4], c->dnx, c->dny);
+  c->total    = (PetscInt64)v[0];
+  c->dlast    = (PetscInt64)v[1];
+  c->dsamples = (PetscInt)v[2];
+  if (!rank) { /* rank 0 keeps the records of the run so far */
+    hsize_t n[2] = {0, 0};
+    hid_t   ds;
+    for (int k = 0; k < 2; k++) {
+      if ((ds = H5Dopen2(g, k ? "sensors" : "exits", H5P_DEFAULT)) >= 0) {
+        hid_t sp = H5Dget_space(ds);
+        H5Sget_simple_extent_dims(sp, &n[k], NULL);
+        H5Sclose(sp);
+        H5Dclose(ds);
+      } else ok = 0;
+    }
+    if (ok) {
+      hid_t te = ExitType(), tc = CrossType();
+      c->capLeft  = (PetscInt)n[0] + 16;
+      c->capCross = (PetscInt)n[1] + 16;
+      PetscCall(PetscMalloc1(c->capLeft, &c->left));
+      PetscCall(PetscMalloc1(c->capCross, &c->cross));
+      c->nleft  = (PetscInt)n[0];
+      c->ncross = (PetscInt)n[1];
+      ok        = ReadRoot(g, "exits", te, n[0], c->left) >= 0 && ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
+      if (ok && c->dens) ok = ReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
+      H5Tclose(te);
+      H5Tclose(tc);
+    }
+  }
+  H5Gclose(g);
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the crowd records (/checkpoint/crowd) are damaged", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,6 +656,9 @@ PetscErrorCode CrowdDestroy(Sim *s)
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(EikonalDestroy(&c->eik));
   PetscCall(PetscFree(c->left));
+  PetscCall(PetscFree(c->cross));
+  PetscCall(PetscFree2(c->px, c->py));
+  PetscCall(PetscFree(c->dens));
   PetscCall(PetscFree(c->speed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

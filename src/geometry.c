@@ -9,6 +9,8 @@
  *
  * `walkable` (exactly one line) is a POLYGON or MULTIPOLYGON; holes are obstacles.
  * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
+ * `sensor` (optional, one line per sensor) is a LINESTRING anywhere: a measurement line
+ * whose crossings are counted (crowd.c); it is not a wall.
  * Lengths are metres.  `-geometry builtin:venue` is the embedded hall of the default
  * evacuation (-scenario evacuation).  GEOS parses the WKT and checks the polygon (GEOSisValidReason:
  * self-intersections, holes outside the shell, ...); the exits must be within 1e-6 of
@@ -93,7 +95,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GeosMsg             gm = {""};
   GEOSWKTReader      *rd;
   GEOSGeometry       *walk = NULL, *exits[256];
-  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0;
+  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0, caps = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
@@ -132,13 +134,13 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       lineno++;
       while (*line == ' ' || *line == '\t') line++;
       if (!*line || *line == '#' || *line == '\r') continue;
-      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4);
-      if (!isWalk && !isExit) {
-        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'walkable <WKT polygon>' or 'exit <WKT linestring>'", lineno));
+      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4), isSensor = (PetscBool)!strncmp(line, "sensor", 6);
+      if (!isWalk && !isExit && !isSensor) {
+        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'walkable <WKT polygon>', 'exit <WKT linestring>' or 'sensor <WKT linestring>'", lineno));
         break;
       }
       gm.msg[0]          = 0;
-      GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, line + (isWalk ? 8 : 4));
+      GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, line + (isWalk ? 8 : isExit ? 4 : 6));
       if (!geom) {
         PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: cannot parse the WKT: %s", lineno, gm.msg));
         break;
@@ -155,6 +157,16 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
         } else {
           walk = geom;
           geom = NULL;
+          PetscCall(PetscStrallocpy(line + 8, &g->walkWKT));
+        }
+      } else if (isSensor) {
+        if (t != GEOS_LINESTRING || GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'sensor' needs a non-empty LINESTRING, got %s", lineno, GEOSGeomType_r(h, geom)));
+        else if (g->nsensors == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 sensors", lineno));
+        else {
+          const PetscInt before = g->nsensor;
+          PetscCall(AddLines(h, geom, &g->sensor, &g->sensorId, g->nsensors, &g->nsensor, &caps));
+          if (g->nsensor == before) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the sensor has no segment of non-zero length", lineno));
+          else g->nsensors++;
         }
       } else {
         if (t != GEOS_LINESTRING) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno, GEOSGeomType_r(h, geom)));
@@ -237,6 +249,9 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscCall(PetscFree(g->wallNormal));
   PetscCall(PetscFree(g->exit));
   PetscCall(PetscFree(g->exitId));
+  PetscCall(PetscFree(g->walkWKT));
+  PetscCall(PetscFree(g->sensor));
+  PetscCall(PetscFree(g->sensorId));
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -259,4 +274,25 @@ PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscRea
   *cx                = s[0] + t * dx;
   *cy                = s[1] + t * dy;
   return PetscSqrtReal((x - *cx) * (x - *cx) + (y - *cy) * (y - *cy));
+}
+
+PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area)
+{
+  GEOSContextHandle_t h = GEOS_init_r();
+  GEOSWKTReader      *rd = GEOSWKTReader_create_r(h);
+  GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *box, *cut;
+  double              a = -1;
+
+  PetscFunctionBeginUser;
+  box = GEOSGeom_createRectangle_r(h, rect[0], rect[1], rect[2], rect[3]);
+  cut = walk && box ? GEOSIntersection_r(h, walk, box) : NULL;
+  if (cut) GEOSArea_r(h, cut, &a);
+  if (cut) GEOSGeom_destroy_r(h, cut);
+  if (box) GEOSGeom_destroy_r(h, box);
+  if (walk) GEOSGeom_destroy_r(h, walk);
+  GEOSWKTReader_destroy_r(h, rd);
+  GEOS_finish_r(h);
+  PetscCheck(a >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not intersect a region with the walkable area");
+  *area = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

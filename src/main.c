@@ -161,7 +161,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
     PetscCall(SolverReport(&s));
-    PetscCall(CrowdFinish(&s, output));
+    PetscCall(CrowdFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
     DigestFormat(&dg, hex);

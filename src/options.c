@@ -70,6 +70,8 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->walk             = PETSC_TRUE;
   p->eikH             = 0.1;
   p->eikWall          = 0;
+  p->densH            = 0.5;
+  p->densDt           = 1.0;
   p->speed[0]         = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
   p->speed[1]         = 0.26;
   p->speed[2]         = 0.5;
@@ -198,6 +200,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, &set));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, &set));
   PetscCall(PetscOptionsReal("-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", NULL, p->frac2, &p->frac2, NULL));
+  PetscCall(PetscOptionsReal("-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", NULL, p->densH, &p->densH, NULL));
+  PetscCall(PetscOptionsReal("-density_dt", "Crowd: simulated seconds between the density map's samples", NULL, p->densDt, &p->densDt, NULL));
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
@@ -215,17 +219,29 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   {
     PetscInt  ng = 5 * 16;
     PetscBool gset;
+    PetscCall(PetscOptionsBool("-groups_density", "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the region, with -geometry), not a count", NULL, p->groupsDensity, &p->groupsDensity, NULL));
     PetscCall(PetscOptionsRealArray("-groups", "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n and -init_region)", NULL, p->groups, &ng, &gset));
+    PetscCheck(!p->groupsDensity || gset, comm, PETSC_ERR_USER_INPUT, "-groups_density needs -groups x0,y0,x1,y1,density,...");
+    PetscCheck(!p->groupsDensity || (p->geometry[0] && p->walk), comm, PETSC_ERR_USER_INPUT, "-groups_density needs a crowd -geometry: the density is per m^2 of its walkable area");
     if (gset) {
+      Geometry geo;
       PetscCheck(ng % 5 == 0 && ng > 0, comm, PETSC_ERR_USER_INPUT, "option -groups needs quintuples x0,y0,x1,y1,n; got %" PetscInt_FMT " numbers", ng);
       p->ngroups = ng / 5;
       p->n       = 0;
+      if (p->groupsDensity) PetscCall(GeometryRead(comm, p->geometry, PETSC_FALSE, &geo));
       for (PetscInt g = 0; g < p->ngroups; g++) {
-        const PetscReal *q = &p->groups[5 * g];
-        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]), comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
+        PetscReal *q = &p->groups[5 * g];
         PetscCheck(q[2] > q[0] && q[3] > q[1], comm, PETSC_ERR_USER_INPUT, "-groups: region %" PetscInt_FMT " needs x0 < x1 and y0 < y1", g);
+        if (p->groupsDensity) { /* density -> count, from the walkable area inside the region */
+          PetscReal area;
+          PetscCheck(q[4] >= 0 && q[4] <= 10, comm, PETSC_ERR_USER_INPUT, "-groups: the density of group %" PetscInt_FMT " is %g per m^2; give 0 to 10 (a crowd of 0.2 m disks packs at most 8 /m^2)", g, (double)q[4]);
+          PetscCall(GeometryRegionArea(&geo, q, &area));
+          q[4] = PetscFloorReal(q[4] * area + 0.5);
+        }
+        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]), comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
         p->n += (PetscInt64)q[4];
       }
+      if (p->groupsDensity) PetscCall(GeometryDestroy(&geo));
     }
   }
   PetscCall(PetscOptionsReal("-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", NULL, p->phi, &p->phi, NULL));
@@ -273,6 +289,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
   PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0", (double)p->eikH);
   PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
+  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)", (double)p->densH);
+  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
   PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
   PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3], comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
   PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);

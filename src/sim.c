@@ -141,16 +141,20 @@ PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt st
   s->prm.n = s->idPrint.n;
   s->step  = step;
   s->time  = time;
-  s->crowd.total = s->crowd.remaining = s->idPrint.n; /* exits before the checkpoint are not in its records */
+  s->crowd.remaining = s->idPrint.n;
+  if (!s->crowd.total) s->crowd.total = s->idPrint.n; /* else: from the checkpoint's crowd records */
+  PetscCall(CrowdSensorsMark(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
+  PetscCall(CrowdSensorsAdvance(s)); /* before migration separates agents from their marks */
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
   PetscCall(SimCheckConservation(s));
   PetscCall(BinAndGhost(s, PETSC_FALSE));
+  PetscCall(CrowdSensorsMark(s));
   s->rebins++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,6 +20,8 @@ printf 'walkable POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))\nexit LINESTRING (10 4,
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (11 4, 11 6)\n' > "$dir/offexit.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\n' > "$dir/noexit.wkt"
 printf 'room POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\n' > "$dir/keyword.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor POINT (5 5)\n' > "$dir/pointsensor.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor LINESTRING (5 5, 5 5)\n' > "$dir/zerosensor.wkt"
 printf 'walkable MULTIPOLYGON (((0 0, 4 0, 4 10, 0 10, 0 0)), ((6 0, 10 0, 10 10, 6 10, 6 0)))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/closed.wkt"
 
 expect_error() { # expected message fragment, throng options...  (NP: rank counts, default "1 2")
@@ -88,6 +90,12 @@ expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -r
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
 expect_error "needs quintuples"               -groups 0,0,5,5
+expect_error "line 3: 'sensor' needs a non-empty LINESTRING" -geometry "$dir/pointsensor.wkt" -n 10 -radius 0.2
+expect_error "line 3: the sensor has no segment" -geometry "$dir/zerosensor.wkt" -n 10 -radius 0.2
+expect_error "-groups_density needs a crowd -geometry" -groups_density -groups 0,0,5,5,1
+expect_error "density of group 0 is 50" -geometry "$dir/room.wkt" -radius 0.2 -groups_density -groups 0.5,0.5,5,9.5,50
+expect_error "must be >= 0 (0: no density map)" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -density_h -1
+expect_error "the density map of the 10" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -density_h 0.001
 expect_error "the only scenario is 'evacuation'" -scenario foo
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron

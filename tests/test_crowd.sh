@@ -7,7 +7,13 @@
 #  - the evacuation curve file counts down to 0;
 #  - seed 001 §4.2: evacuation times with h, 10 h and 30 h within 5 %;
 #  - seed 001 §4.1: the labyrinth ball, driven by a piecewise-constant field, reaches P1,
-#    P2 and the target without touching a wall or hole.
+#    P2 and the target without touching a wall or hole;
+#  - measurements: the room's line sensor counts a net 100 crossings, the same on 1, 2, 3
+#    ranks; /crowd in PREFIX.h5 holds the records, the curve and a density map whose
+#    integral matches N(t) at the sample times; a run restarted mid-evacuation on another
+#    rank count reports the same records, crossings and map as the straight run;
+#  - groups by density (-groups_density): counts from the walkable area of each region;
+#  - a bottleneck: the flow through a 2.0 m exit exceeds that through a 1.0 m exit.
 #   test_crowd.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -41,6 +47,42 @@ for np in 2 3; do
   cmp -s "$out/room1.exits.csv" "$out/room$np.exits.csv"; check "room: exit records on $np ranks differ from 1 rank" $?
   [ "$(grep state-digest "$out/mid1.log")" = "$(grep state-digest "$out/mid$np.log")" ]; check "room: digest at step 800 on $np ranks differs" $?
 done
+for np in 2 3; do
+  cmp -s "$out/room1.sensors.csv" "$out/room$np.sensors.csv"; check "room: sensor crossings on $np ranks differ from 1 rank" $?
+done
+grep -q "summary: crowd: sensor 0: .* net 100;" "$out/room1.log"; check "room: the sensor across the room does not count a net 100 crossings" $?
+/usr/bin/python3 - "$out/room1" <<'PY'
+# /crowd in the HDF5 file: the tables equal the CSV files, and the density map's integral
+# equals the mean of N(t) over the sample times (t = 0, 1, 2, ... s: -density_dt 1)
+import csv, sys, h5py, numpy as np
+pre = sys.argv[1]
+f = h5py.File(pre + ".h5", "r")
+g = f["crowd"]
+r10 = lambda t: float("%.10g" % t)  # the CSV files hold 10 digits
+ex = [(int(r["id"]), float(r["time"]), int(r["exit"])) for r in csv.DictReader(open(pre + ".exits.csv"))]
+ok = [(int(a), r10(b), int(c)) for a, b, c in g["exits"][:]] == ex
+se = [(int(r["id"]), float(r["time"]), int(r["sensor"]), int(r["direction"])) for r in csv.DictReader(open(pre + ".sensors.csv"))]
+ok &= [(int(a), r10(b), int(c), int(d)) for a, b, c, d in g["sensors"][:]] == se
+ev = g["evacuation"][:]
+ok &= int(ev[0]["remaining"]) == 100 and int(ev[-1]["remaining"]) == 0
+d = g["density"]
+S, h = int(d.attrs["samples"]), float(d.attrs["cell"])
+times = np.array([t for _, t, _ in ex])
+inside = [100 - np.sum(times <= k + 1e-9) for k in range(S)]
+integral = float(d[:].sum()) * h * h
+print(f"crowd h5: tables match the CSV files: {ok}; density integral {integral:.6f}, mean N over {S} samples {np.mean(inside):.6f}")
+sys.exit(0 if ok and S > 1 and abs(integral - np.mean(inside)) < 1e-9 else 1)
+PY
+check "room: /crowd in the HDF5 file disagrees with the CSV files or N(t)" $?
+# restart mid-evacuation (step 800, 2 ranks) on 3 ranks: the same records, crossings, map
+timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/rs" -steps 800 -quiet >"$out/rs1.log" 2>&1
+check "room (restart, first part) exited with $?" $?
+timeout 300 "$MPIEXEC" -n 3 --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/rs" -restart "$out/rs.chk.h5" -quiet >"$out/rs2.log" 2>&1
+check "room (restart, second part) exited with $?" $?
+for f in exits sensors evacuation; do
+  cmp -s "$out/room1.$f.csv" "$out/rs.$f.csv"; check "room restarted at step 800: $f.csv differs from the straight run" $?
+done
+h5diff -q "$out/room1.h5" "$out/rs.h5" /crowd/density /crowd/density; check "room restarted at step 800: the density map differs" $?
 [ "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2)" = 0 ] && [ "$(sed -n 2p "$out/room1.evacuation.csv")" = "0,100" ]
 check "room: the evacuation curve does not run from 100 to 0" $?
 
@@ -81,6 +123,21 @@ print("groups: 72 agents, each group in its region:", ok)
 sys.exit(0 if ok else 1)
 PY
 check "groups: an agent starts outside its group's region" $?
+
+# groups by density: 1 /m^2 in a fully walkable 4.7 m x 7.4 m region (35 agents) and 1 /m^2
+# in a 3.5 m x 4 m region holding the 1 m^2 pillar (13 agents)
+timeout 300 "$THRONG" -options_file_yaml configs/room.yaml -groups_density -groups 0.3,0.3,5,7.7,1,5,2,8.5,6,1 -output none -steps 10 >"$out/gd.log" 2>&1
+check "groups by density exited with $?" $?
+grep -q "summary: steps 10 .* N 48 " "$out/gd.log"; check "groups by density: not 35 + 13 = 48 agents" $?
+
+# a bottleneck (jobs/bottleneck.sh with two widths): 150 agents; the exit flow through a
+# 2.0 m wide corridor is more than 1.5 times that through a 1.0 m one (flow ~ width), and
+# the line sensor in the corridor measures the exit flow within 15 %
+THRONG="$THRONG" MPIEXEC="$MPIEXEC" timeout 600 bash jobs/bottleneck.sh "$out/bn" 150 1.0 2.0 >"$out/bn.log" 2>&1
+check "jobs/bottleneck.sh exited with $?" $?
+cat "$out/bn/bottleneck.csv"
+awk -F, 'NR == 2 { a = $3 } NR == 3 { b = $3 } NR > 1 && !($6 > 0.85 * $3 && $6 < 1.15 * $3) { bad = 1 } END { exit !(a > 0 && b > 1.5 * a && !bad) }' "$out/bn/bottleneck.csv"
+check "bottleneck: the flow does not grow 1.5-fold from 1.0 m to 2.0 m, or the sensor disagrees with the exit" $?
 
 # the Quick start's job (-scenario evacuation) with 400 agents instead of 10 000, 2 ranks
 timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 400 -output none -quiet >"$out/scen.log" 2>&1

@@ -12,8 +12,13 @@ typedef struct {
   PetscReal *exit;
   PetscInt  *exitId;  /* the exit (LINESTRING of the file, from 0) of each segment      */
   PetscInt   nexits;  /* number of exits                                               */
+  PetscInt   nsensor; /* sensor segments, x0,y0,x1,y1 (measurement lines, not walls)     */
+  PetscReal *sensor;
+  PetscInt  *sensorId; /* the sensor (LINESTRING of the file, from 0) of each segment   */
+  PetscInt   nsensors;
   PetscReal  bbox[4]; /* x0, y0, x1, y1 of the walkable area                            */
   PetscReal  area;
+  char      *walkWKT; /* the walkable area's WKT, as given                               */
 } Geometry;
 
 /* Read `path` (see geometry.c for the format) on every rank; errors are collective and
@@ -25,3 +30,5 @@ PetscErrorCode GeometryDestroy(Geometry *g);
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);
 /* Distance from (x, y) to segment s = (x0, y0, x1, y1), and the closest point. */
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy);
+/* Area of the walkable part of the rectangle rect = x0, y0, x1, y1 (GEOS; not collective). */
+PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area);

@@ -40,6 +40,13 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
    (x_k - x_{k-1}) / h. Collective.                                                     */
 PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s);
 
+/* crowd.c: the final crowd report (summary lines; with writeFiles the CSV files, and the
+   group /crowd of `file` when file >= 0). Collective.                                   */
+PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl);
+/* The crowd records and density map in/out of a checkpoint's group. Collective. */
+PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
+PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path);
+
 /* Write a checkpoint atomically (PATH.tmp, then rename). Collective. */
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path);
 /* Read a checkpoint into s (domain and helpers already created): disks, binning, step,

@@ -45,6 +45,8 @@ typedef struct {
   PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
   PetscReal  speed2[4];  /* -speed2 ...: a second population's distribution            */
   PetscReal  frac2;      /* -speed2_fraction: the share of agents drawn from -speed2    */
+  PetscReal  densH;      /* -density_h: cell of the density map (m; 0: no map)         */
+  PetscReal  densDt;     /* -density_dt: seconds of simulated time between its samples */
   /* driver f */
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */
@@ -56,6 +58,7 @@ typedef struct {
   PetscReal     region[4];  /* -init_region x0,y0,x1,y1 (default: the box)            */
   PetscInt      ngroups;    /* -groups x0,y0,x1,y1,n,...: n disks in each region      */
   PetscReal     groups[5 * 16];
+  PetscBool     groupsDensity; /* -groups_density: the 5th numbers are agents per m^2  */
   PetscReal     phi;        /* -init_phi: packing fraction of the lattice              */
   OverlapPolicy overlap;    /* -init_overlap error|project                             */
   PetscReal     overlapTol; /* -init_overlap_tol: relative to 2 r_max                  */

@@ -61,7 +61,10 @@ PetscErrorCode CrowdCheckAgents(Sim *s);
 /* Initial-condition filter: (x, y) inside the walkable area, margin from every wall. */
 PetscBool      CrowdSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin);
 PetscErrorCode CrowdExits(Sim *s);
-PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles);
+/* Line sensors: look for crossings since the last mark (before a rebin; CrowdExits),
+   and mark the owned agents' positions (after a rebin, after a restart).             */
+PetscErrorCode CrowdSensorsAdvance(Sim *s);
+PetscErrorCode CrowdSensorsMark(Sim *s);
 PetscErrorCode CrowdDestroy(Sim *s);
 
 /* solver.c: one step of the stepper chosen by -solver; summary and monitor lines */
