@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <errno.h>
 
-enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3, STREAM_GROUP = 4 };
+enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3, STREAM_GROUP = 4, STREAM_VELOCITY = 5 };
 
 static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2])
 {
@@ -50,6 +50,15 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
   if (prm->poly == 0) return prm->radius;
   Uniform2(prm->seed, id, STREAM_RADIUS, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
+}
+
+void InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2])
+{
+  double u[2];
+  Uniform2(prm->seed, id, STREAM_VELOCITY, u);
+  const double rad = sqrt(-2 * log(1 - u[0])), ang = 2 * PETSC_PI * u[1]; /* Box-Muller */
+  g[0] = (PetscReal)(rad * cos(ang));
+  g[1] = (PetscReal)(rad * sin(ang));
 }
 
 PetscInt InitPopulation(const Params *prm, PetscInt64 id)

@@ -417,8 +417,9 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   /* the velocity replaces the binning position (xb, yb) in each record */
   for (PetscInt i = 0, j = 0; i < count; i++) {
     PetscReal vx = NAN, vy = NAN;
+    if (s->prm.solver == SOLVER_EDMD) vx = recs[i].xb, vy = recs[i].yb; /* edmd_run.c puts the true velocities there */
     /* the previous state is in the same id blocks, also sorted: merge by id */
-    if (w->prev && w->prevStep == s->step - 1) {
+    else if (w->prev && w->prevStep == s->step - 1) {
       while (j < w->nprev && w->prev[j].id < recs[i].id) j++;
       if (j < w->nprev && w->prev[j].id == recs[i].id) {
         vx = (recs[i].x - w->prev[j].x) / s->prm.dt;

@@ -62,6 +62,14 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(CheckUnusedOptions(comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
 
+  if (prm.solver == SOLVER_EDMD) { /* event-driven hard disks: a loop of its own */
+    PetscInt code;
+    if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    PetscCall(EDMDRun(comm, &prm, &code));
+    g_exit = (int)code;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (prm.checkpoint[0] && strcmp(prm.output, "none")) { /* before the (long) set-up: a signal may come any time */
     signal(SIGUSR1, OnSignal);
     signal(SIGTERM, OnSignal);

@@ -23,7 +23,7 @@
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
-const char *const        SolverKinds[]     = {"pbd", "pngs", "penalty", "pgs", "SolverKind", "SOLVER_", NULL};
+const char *const        SolverKinds[]     = {"pbd", "pngs", "penalty", "pgs", "edmd", "SolverKind", "SOLVER_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
@@ -71,6 +71,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->eikH             = 0.1;
   p->eikWall          = 0;
   p->densH            = 0.5;
+  p->kT               = 1;
   p->densDt           = 1.0;
   p->speed[0]         = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
   p->speed[1]         = 0.26;
@@ -185,7 +186,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
     PetscCall(PetscOptionsIntArray("-rank_grid", "Ranks along x and y (default: the shortest halo)", NULL, p->grid, &ng, &gset));
     PetscCheck(!gset || ng == 2, comm, PETSC_ERR_USER_INPUT, "option -rank_grid needs 2 comma-separated numbers, got %" PetscInt_FMT, ng);
   }
-  PetscCall(PetscOptionsEList("-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10)", NULL, SolverKinds, 4, SolverKinds[p->solver], &nsolver, NULL));
+  PetscCall(PetscOptionsEList("-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10), edmd (event-driven elastic hard disks, seed 003; -dt is then the reporting interval)", NULL, SolverKinds, 5, SolverKinds[p->solver], &nsolver, NULL));
   PetscCall(PetscOptionsReal("-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", NULL, p->rtol, &p->rtol, NULL));
   PetscCall(PetscOptionsReal("-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", NULL, p->atol, &p->atol, NULL));
   PetscCall(PetscOptionsInt("-solver_max_it", "pngs/pgs: iteration limit per step", NULL, p->maxIt, &p->maxIt, NULL));
@@ -193,6 +194,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", NULL, p->active, &p->active, NULL));
   PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
   PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
+  PetscCall(PetscOptionsReal("-edmd_temperature", "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", NULL, p->kT, &p->kT, NULL));
+  PetscCall(PetscOptionsBool("-edmd_periodic", "edmd: periodic box (else the box has walls)", NULL, p->periodic, &p->periodic, NULL));
+  PetscCall(PetscOptionsBool("-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)", NULL, p->brute, &p->brute, NULL));
+  PetscCall(PetscOptionsReal("-edmd_equilibrate", "edmd: pressure statistics start at this time", NULL, p->equil, &p->equil, NULL));
+  PetscCall(PetscOptionsString("-edmd_log", "edmd: write every collision and wall bounce, in order, to this file (replica 0)", NULL, p->edmdLog, p->edmdLog, sizeof(p->edmdLog), NULL));
   PetscCall(PetscOptionsString("-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", NULL, p->geometry, p->geometry, sizeof(p->geometry), NULL));
   PetscCall(PetscOptionsBool("-walk", "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the geometry only adds walls", NULL, p->walk, &p->walk, NULL));
   PetscCall(PetscOptionsReal("-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", NULL, p->eikH, &p->eikH, NULL));
@@ -289,6 +295,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
   PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0", (double)p->eikH);
   PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
+  PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0", (double)p->kT);
+  PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
+  PetscCheck(p->solver != SOLVER_EDMD || !p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd runs hard disks in a box: it takes no -geometry");
+  PetscCheck(p->solver != SOLVER_EDMD || !p->restart[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
+  PetscCheck(p->solver != SOLVER_EDMD || p->nhalf == 0, comm, PETSC_ERR_USER_INPUT, "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
   PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)", (double)p->densH);
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
   PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
@@ -424,7 +435,8 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
   PetscCall(PetscPrintf(comm, "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT " seed=%" PetscInt64_FMT "\n", p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
   PetscCall(PetscPrintf(comm, "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n", (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
                         (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
-  if (p->solver == SOLVER_PENALTY) PetscCall(PetscPrintf(comm, "throng: solver=penalty penalty_gamma=%g\n", (double)p->penalty));
+  if (p->solver == SOLVER_EDMD) PetscCall(PetscPrintf(comm, "throng: solver=edmd (event-driven; -dt is the reporting interval) kT=%g %s equilibrate=%g%s\n", (double)p->kT, p->periodic ? "periodic" : "walls", (double)p->equil, p->brute ? " brute-force prediction" : ""));
+  else if (p->solver == SOLVER_PENALTY) PetscCall(PetscPrintf(comm, "throng: solver=penalty penalty_gamma=%g\n", (double)p->penalty));
   else if (p->solver != SOLVER_PBD) PetscCall(PetscPrintf(comm, "throng: solver=%s%s rtol=%g atol=%g max_it=%" PetscInt_FMT "%s\n", SolverKinds[p->solver], p->solver == SOLVER_PGS && p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt, p->solver == SOLVER_PGS ? " (linearised pairs with gap < -pgs_active)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -40,6 +40,8 @@ PetscErrorCode SolverStep(Sim *s)
   case SOLVER_PGS:
     PetscCall(PGSStep(s));
     break;
+  case SOLVER_EDMD: /* not a time stepper of this loop: edmd_run.c has its own */
+    SETERRQ(s->dom.comm, PETSC_ERR_PLIB, "-solver edmd reached the PBD loop");
   }
   if (s->prm.monitor) {
     const SolverStats *st = &s->sol;

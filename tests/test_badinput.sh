@@ -90,6 +90,10 @@ expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -r
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
 expect_error "needs quintuples"               -groups 0,0,5,5
+expect_error "-solver edmd runs hard disks in a box" -solver edmd -geometry "$dir/room.wkt" -n 10 -radius 0.2
+expect_error "-solver edmd cannot restart yet" -solver edmd -restart "$dir/nope.h5"
+expect_error "edmd_temperature 0" -solver edmd -edmd_temperature 0
+expect_error "not a valid hard-disk start on replica 0: edmd: disks overlap" -solver edmd -n 500 -init uniform -init_overlap error -init_overlap_tol 10 -box 0,0,10,10 -polydispersity 0
 expect_error "line 3: 'sensor' needs a non-empty LINESTRING" -geometry "$dir/pointsensor.wkt" -n 10 -radius 0.2
 expect_error "line 3: the sensor has no segment" -geometry "$dir/zerosensor.wkt" -n 10 -radius 0.2
 expect_error "-groups_density needs a crowd -geometry" -groups_density -groups 0,0,5,5,1

@@ -6,7 +6,7 @@
 
 typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
-typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS } SolverKind;
+typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS, SOLVER_EDMD } SolverKind;
 
 typedef struct {
   /* particles */
@@ -35,6 +35,12 @@ typedef struct {
   PetscReal  active;     /* -pgs_active: linearise pairs and walls with gap < this     */
   PetscBool  tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
   PetscBool  monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
+  /* -solver edmd: event-driven hard disks (edmd.c, edmd_run.c) */
+  PetscReal  kT;         /* -edmd_temperature: kT of the initial Maxwell-Boltzmann draw */
+  PetscBool  periodic;   /* -edmd_periodic: periodic box instead of walls             */
+  PetscBool  brute;      /* -edmd_brute: O(N) prediction against every disk (oracle)  */
+  PetscReal  equil;      /* -edmd_equilibrate T: statistics start at time T           */
+  char       edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
   char       geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
   PetscBool  walk;       /* -walk: agents walk to the exits (false: walls only)        */

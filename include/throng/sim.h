@@ -98,6 +98,9 @@ PetscErrorCode PBDFinishDisplacement(Sim *s);
 /* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
 PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);
 
+/* edmd_run.c: a whole -solver edmd run (replicas over the ranks of comm). Collective. */
+PetscErrorCode EDMDRun(MPI_Comm comm, const Params *prm, PetscInt *exitCode);
+
 /* report.c */
 PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBool force);
 PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny);

@@ -1,0 +1,430 @@
+/* edmd — event-driven molecular dynamics of hard disks (seed 003), O(log N) per event.
+ *
+ * Disks fly on straight lines between events, and an event is exact: a pair touches
+ * (Lemma 1: the first root of |dr + t dv| = sigma), a disk meets a wall (Lemma 2), and
+ * the bounce is elastic with masses (Lemma 3: the impulse J = 2 mu (dv . n) along the
+ * line of centres keeps momentum and energy).  Seed 003's SIMULATE keeps every predicted
+ * event in one queue and drops those made stale by a later bounce, through per-disk
+ * collision counts.  This engine keeps its guarantees and makes each event cost O(log N):
+ *
+ * Lazy states.  Disk i stores (x, v) at its own time t_i and moves only when an event
+ * involves it.  A pair is predicted from the two stored states brought to
+ * t_ref = max(t_i, t_j), so a prediction depends on the states alone, never on when it
+ * is made: the brute-force and the cell engine compute bitwise the same event times.
+ *
+ * One event per disk (Lubachevsky 1991).  Each disk holds only its earliest predicted
+ * event (partner, time, the partner's collision count then), and a tournament tree
+ * orders the disks by that time: N leaves, no stale entries piling up.  The top disk's
+ * event is
+ *   - stale if its partner has bounced since (counts differ): the disk predicts again;
+ *   - else processed: both disks move to the event time and bounce, their counts rise,
+ *     and both predict again.
+ * Why nothing is missed: when disk p predicted, every partner's contact was at or after
+ * p's chosen time; a partner whose path changed since has predicted again, with p among
+ * its candidates.  So the true next contact of the system is, at the latest, the event
+ * of one of its two disks, or a stale event before it triggers the prediction that finds
+ * it (the invariant (I) of seed 003's theorem, with "in Q" read as "in the event of one
+ * of the two disks, or found at a stale pop that comes before it").
+ *
+ * Cell lists.  The box is cut into cells at least sigma_max wide; a disk predicts only
+ * against the 3 x 3 cells around its own, and a cell crossing is one more kind of event
+ * (the disk's path does not change: no count rises, no state moves, the disk changes
+ * list and predicts against its new neighbours).  Two disks can touch only when in
+ * neighbouring cells, so each prediction costs O(1) and each event O(log N) for the heap.
+ * A cell keeps its disks in a small array (its capacity is a packing bound), so the
+ * neighbours' states are loaded independently, not by chasing list pointers.
+ * The cell index is kept unwrapped (it changes only by crossing events), so round-off
+ * at a cell border can never disagree with the lists.  -edmd_brute predicts against all
+ * disks instead: the O(N) oracle of the tests, which must process the same collisions
+ * and bounces in the same order.
+ *
+ * Boundaries.  Walls (seed 003's box, Lemma 2 on each side) or periodic (minimum image of
+ * dr; a position is wrapped back into the box when the disk moves, and its unwrapped cell
+ * index with it).  Periodic boxes need 3 cells per direction for the cell engine.
+ *
+ * Ties: the queue orders by (time, disk), and a disk picks among equal times the lowest
+ * partner code, so the order is deterministic; simultaneous contacts have no unique
+ * physical answer in the hard-disk model (seed 003), this is one of them.
+ *
+ * Minimum images: the difference is brought into [-L/2, L/2] by adding or subtracting L
+ * (a loop: the lazy positions lie within a few L of the box), the same arithmetic in
+ * every engine.
+ *
+ * Measurements: collisions, wall bounces, and the collision virial sum |r_ij| |J|, from
+ * which the pressure follows (edmd_run.c).                                              */
+#include <throng/edmd.h>
+
+/* ---- event queue: a 4-ary tournament tree over the disks, in index order ------------
+   Leaf L0 + i holds disk i's (event time, disk); every inner node the smallest of its
+   four children (children of k: 4k+1 .. 4k+4, one 64-byte line), so the root is the next
+   event.  Changing disk i's time rewrites the path from its leaf up and stops where a
+   node keeps its value.  Unlike a heap it needs no "where is disk i" array, and each
+   level costs one cache line.                                                         */
+
+static inline PetscBool Before(const EDMDSlot *a, const EDMDSlot *b)
+{
+  return a->t < b->t || (a->t == b->t && a->disk < b->disk);
+}
+
+static void QueueUpdate(EDMD *e, PetscInt i, PetscReal t)
+{
+  EDMDSlot *q = e->tree;
+  PetscInt  k = e->leaf0 + i;
+  q[k]        = (EDMDSlot){t, i};
+  while (k > 0) {
+    k                 = (k - 1) / 4;
+    const EDMDSlot *c = &q[4 * k + 1], *w = c;
+    if (Before(&c[1], w)) w = &c[1];
+    if (Before(&c[2], w)) w = &c[2];
+    if (Before(&c[3], w)) w = &c[3];
+    if (w->disk == q[k].disk && w->t == q[k].t) break; /* unchanged from here up */
+    q[k] = *w;
+  }
+}
+
+/* ---- cells ------------------------------------------------------------------------- */
+
+static inline PetscInt Wrap(PetscInt k, PetscInt n) /* k is within a few n of [0, n) */
+{
+  while (k < 0) k += n;
+  while (k >= n) k -= n;
+  return k;
+}
+
+/* Minimum image of a difference in a periodic direction of length L (hL = L / 2); the
+   lazy positions lie within a few L of the box, so a loop beats a division. */
+static inline PetscReal Image(PetscReal d, PetscReal L, PetscReal hL)
+{
+  while (d > hL) d -= L;
+  while (d < -hL) d += L;
+  return d;
+}
+
+static inline PetscInt CellOf(const EDMD *e, const EDMDDisk *q)
+{
+  return Wrap(q->ky, e->nc[1]) * e->nc[0] + Wrap(q->kx, e->nc[0]);
+}
+
+static void CellInsert(EDMD *e, PetscInt i)
+{
+  EDMDDisk *q = &e->d[i];
+  int      *c = &e->cell[CellOf(e, q) * (e->cap + 1)];
+  q->slot     = c[0]; /* the bound on cap makes an overflow impossible without overlaps */
+  c[1 + c[0]++] = (int)i;
+}
+
+static void CellRemove(EDMD *e, PetscInt i)
+{
+  EDMDDisk *q    = &e->d[i];
+  int      *c    = &e->cell[CellOf(e, q) * (e->cap + 1)];
+  const int last = c[c[0]--];
+  c[1 + q->slot]    = last; /* the last disk of the cell takes the hole */
+  e->d[last].slot = q->slot;
+}
+
+/* ---- prediction --------------------------------------------------------------------- */
+
+/* Candidate (t, partner) better than the best so far? Lowest time, then lowest code. */
+static inline void Consider(PetscReal t, PetscInt p, PetscReal *bt, PetscInt *bp)
+{
+  if (t < *bt || (t == *bt && p < *bp)) *bt = t, *bp = p;
+}
+
+static inline void PairCandidate(const EDMD *e, const EDMDDisk *a, const EDMDDisk *b, PetscInt j, PetscReal *bt, PetscInt *bp)
+{
+  const PetscReal tr = PetscMax(a->t, b->t);
+  const PetscReal xi = a->x + a->vx * (tr - a->t), yi = a->y + a->vy * (tr - a->t);
+  const PetscReal xj = b->x + b->vx * (tr - b->t), yj = b->y + b->vy * (tr - b->t);
+  PetscReal       dx = xj - xi, dy = yj - yi;
+  if (e->periodic) {
+    dx = Image(dx, e->L[0], e->hL[0]);
+    dy = Image(dy, e->L[1], e->hL[1]);
+  }
+  const PetscReal tau = EDMDPairTime(dx, dy, b->vx - a->vx, b->vy - a->vy, a->r + b->r);
+  if (tau < INFINITY) Consider(tr + tau, j, bt, bp);
+}
+
+/* Schedule disk i's earliest event (from its state and its neighbours' states). */
+static void Predict(EDMD *e, PetscInt i)
+{
+  const EDMDDisk *a  = &e->d[i];
+  PetscReal       bt = INFINITY;
+  PetscInt        bp = EDMD_NONE, side;
+
+  if (!e->periodic) { /* Lemma 2 on the four walls */
+    PetscReal tau = EDMDWallTime(a->x, a->vx, e->lo[0] + a->r, e->lo[0] + e->L[0] - a->r, &side);
+    if (side >= 0) Consider(a->t + tau, EDMD_WALL - side, &bt, &bp);
+    tau = EDMDWallTime(a->y, a->vy, e->lo[1] + a->r, e->lo[1] + e->L[1] - a->r, &side);
+    if (side >= 0) Consider(a->t + tau, EDMD_WALL - 2 - side, &bt, &bp);
+  }
+  if (e->brute) {
+    for (PetscInt j = 0; j < e->n; j++)
+      if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);
+  } else {
+    /* leaving the cell: the next cell border along each axis (none beyond the walls) */
+    for (int d = 0; d < 2; d++) {
+      const PetscReal v = d ? a->vy : a->vx, q = d ? a->y : a->x;
+      const PetscInt  k = d ? a->ky : a->kx;
+      if (v == 0) continue;
+      if (!e->periodic && ((v > 0 && k == e->nc[d] - 1) || (v < 0 && k == 0))) continue;
+      const PetscReal border = e->lo[d] + (PetscReal)(v > 0 ? k + 1 : k) * e->w[d];
+      Consider(a->t + PetscMax((border - q) / v, 0), EDMD_CROSS - 2 * d - (v > 0), &bt, &bp);
+    }
+    for (PetscInt dy = -1; dy <= 1; dy++) {
+      PetscInt cy = a->ky + dy;
+      if (!e->periodic && (cy < 0 || cy >= e->nc[1])) continue;
+      cy = Wrap(cy, e->nc[1]) * e->nc[0];
+      for (PetscInt dx = -1; dx <= 1; dx++) {
+        const PetscInt cx = a->kx + dx;
+        if (!e->periodic && (cx < 0 || cx >= e->nc[0])) continue;
+        const int *c = &e->cell[(cy + Wrap(cx, e->nc[0])) * (e->cap + 1)];
+        for (int k = 1; k <= c[0]; k++) /* independent loads, not a pointer chase */
+          if (c[k] != i) PairCandidate(e, a, &e->d[c[k]], c[k], &bt, &bp);
+      }
+    }
+  }
+  if (bt < e->now) bt = e->now; /* round-off: never schedule into the past */
+  e->ev[i].partner = (int)bp;
+  e->ev[i].count   = bp >= 0 ? e->d[bp].count : 0;
+  QueueUpdate(e, i, bt);
+}
+
+/* Bring disk i to time t (a straight flight), wrapped into a periodic box. */
+static void Move(EDMD *e, PetscInt i, PetscReal t)
+{
+  EDMDDisk *q = &e->d[i];
+  q->x += q->vx * (t - q->t);
+  q->y += q->vy * (t - q->t);
+  q->t = t;
+  if (!e->periodic) return;
+  const PetscReal sx = PetscFloorReal((q->x - e->lo[0]) / e->L[0]), sy = PetscFloorReal((q->y - e->lo[1]) / e->L[1]);
+  if (sx != 0) q->x -= sx * e->L[0], q->kx -= (int)sx * (int)e->nc[0];
+  if (sy != 0) q->y -= sy * e->L[1], q->ky -= (int)sy * (int)e->nc[1];
+}
+
+/* ---- the main loop ------------------------------------------------------------------ */
+
+PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
+{
+  PetscFunctionBeginUser;
+  while (e->n && e->tree[0].t <= limit) {
+    const PetscInt  i = e->tree[0].disk, p = e->ev[i].partner;
+    const PetscReal t = e->tree[0].t;
+    e->now = t;
+    e->events++;
+    if (p >= 0) {
+      if (e->d[p].count != e->ev[i].count) { /* the partner bounced since: look again */
+        e->stale++;
+        Predict(e, i);
+        continue;
+      }
+      EDMDDisk *a = &e->d[i], *b = &e->d[p];
+      Move(e, i, t);
+      Move(e, p, t);
+      PetscReal dx = b->x - a->x, dy = b->y - a->y;
+      if (e->periodic) {
+        dx = Image(dx, e->L[0], e->hL[0]);
+        dy = Image(dy, e->L[1], e->hL[1]);
+      }
+      const PetscReal J = EDMDBounce(e->ev[i].m, e->ev[p].m, dx, dy, &a->vx, &a->vy, &b->vx, &b->vy), l = PetscSqrtReal(dx * dx + dy * dy);
+      e->virial += l * PetscAbsReal(J);
+      e->contact = PetscMax(e->contact, PetscAbsReal(1 - l / (a->r + b->r))); /* |dr| = sigma? */
+      a->count++, b->count++;
+      e->collisions++;
+      if (e->log) fprintf(e->log, "%a c %d %d\n", (double)t, (int)PetscMin(i, p), (int)PetscMax(i, p));
+      Predict(e, i);
+      Predict(e, p);
+    } else if (p <= EDMD_WALL && p > EDMD_CROSS) { /* a wall: reverse the normal velocity */
+      const PetscInt k = EDMD_WALL - p;
+      EDMDDisk      *a = &e->d[i];
+      Move(e, i, t);
+      if (k < 2) {
+        e->wallImpulse += 2 * e->ev[i].m * PetscAbsReal(a->vx);
+        a->vx = -a->vx;
+      } else {
+        e->wallImpulse += 2 * e->ev[i].m * PetscAbsReal(a->vy);
+        a->vy = -a->vy;
+      }
+      a->count++;
+      e->bounces++;
+      if (e->log) fprintf(e->log, "%a w %d %d\n", (double)t, (int)i, (int)k);
+      Predict(e, i);
+    } else if (p <= EDMD_CROSS && p > EDMD_NONE) { /* into the next cell: same path, new neighbours */
+      const PetscInt k = EDMD_CROSS - p;
+      CellRemove(e, i);
+      if (k < 2) e->d[i].kx += k ? 1 : -1;
+      else e->d[i].ky += k == 3 ? 1 : -1;
+      CellInsert(e, i);
+      e->crossings++;
+      Predict(e, i);
+    } else break; /* EDMD_NONE has time INFINITY */
+  }
+  e->now = PetscMax(e->now, limit);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- set-up, queries ---------------------------------------------------------------- */
+
+PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, const PetscReal *vx, const PetscReal *vy, const PetscReal *r, const PetscReal *m, const PetscReal lo[2], const PetscReal L[2], PetscBool periodic, PetscBool brute, EDMD *e)
+{
+  PetscReal smax = 0, smin = INFINITY, ovl;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(e, sizeof(*e)));
+  PetscCheck(n < 2147483647, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: at most 2^31 - 1 disks");
+  e->n = n, e->periodic = periodic, e->brute = brute;
+  e->lo[0] = lo[0], e->lo[1] = lo[1], e->L[0] = L[0], e->L[1] = L[1], e->hL[0] = L[0] / 2, e->hL[1] = L[1] / 2;
+  PetscCall(PetscMalloc2(n + 1, &e->d, n + 1, &e->ev));
+  { /* 4-ary tree: P leaves (a power of 4 >= n) after (P - 1) / 3 inner nodes; the
+       children of each node aligned on a 64-byte line */
+    PetscInt P = 1;
+    while (P < n) P *= 4;
+    e->leaf0 = (P - 1) / 3;
+    e->nslot = e->leaf0 + P;
+    PetscCall(PetscMalloc1(e->nslot + 4, &e->treeRaw));
+    e->tree = e->treeRaw;
+    while (((uintptr_t)(e->tree + 1)) % 64) e->tree++;
+    for (PetscInt k = 0; k < e->nslot; k++) e->tree[k] = (EDMDSlot){INFINITY, k < e->leaf0 ? -1 : k - e->leaf0}; /* leaves of absent disks never win */
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    EDMDDisk *q = &e->d[i];
+    PetscCheck(m[i] > 0 && r[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " has mass %g and radius %g; both must be > 0", i, (double)m[i], (double)r[i]);
+    *q    = (EDMDDisk){x[i], y[i], vx[i], vy[i], 0, r[i], 0, 0, 0, 0};
+    e->ev[i] = (EDMDEvent){EDMD_NONE, 0, m[i]};
+    smax       = PetscMax(smax, 2 * r[i]);
+    smin       = PetscMin(smin, 2 * r[i]);
+    if (periodic) {
+      q->x -= L[0] * PetscFloorReal((q->x - lo[0]) / L[0]);
+      q->y -= L[1] * PetscFloorReal((q->y - lo[1]) / L[1]);
+    } else
+      PetscCheck(x[i] - r[i] >= lo[0] && x[i] + r[i] <= lo[0] + L[0] && y[i] - r[i] >= lo[1] && y[i] + r[i] <= lo[1] + L[1], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " at (%g, %g) sticks out of the box", i, (double)x[i], (double)y[i]);
+  }
+  for (int d = 0; d < 2; d++) { /* cells at least sigma_max (and a hair) wide */
+    e->nc[d] = smax > 0 ? (PetscInt)PetscMin(PetscFloorReal(L[d] / (smax * (1 + 1e-10))), 1 << 15) : 1;
+    e->nc[d] = PetscMax(1, e->nc[d]);
+    e->w[d]  = L[d] / (PetscReal)e->nc[d];
+  }
+  if (periodic && (e->nc[0] < 3 || e->nc[1] < 3)) e->brute = PETSC_TRUE; /* too small for cells */
+  if (!e->brute) {
+    /* disks in a cell: sub-squares of side < sigma_min / sqrt 2 hold at most one centre
+       of non-overlapping disks, so ceil(sqrt 2 w / sigma_min)^2 bounds the count */
+    const PetscInt nc = e->nc[0] * e->nc[1];
+    const PetscReal k = PetscCeilReal(PetscSqrtReal(2.0) * PetscMax(e->w[0], e->w[1]) / smin * (1 + 1e-9));
+    e->cap = (PetscInt)(k * k);
+    PetscCheck((PetscReal)nc * (PetscReal)(e->cap + 1) < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT " slots: too many (radii too different, or the box too large)", nc, e->cap);
+    PetscCall(PetscCalloc1((size_t)nc * (e->cap + 1), &e->cell));
+    PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL)); /* before filling the cells: their bound needs it */
+    PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
+    for (PetscInt i = 0; i < n; i++) {
+      e->d[i].kx = (int)PetscMin(e->nc[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].x - lo[0]) / e->w[0])));
+      e->d[i].ky = (int)PetscMin(e->nc[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].y - lo[1]) / e->w[1])));
+      CellInsert(e, i);
+    }
+  }
+  PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL));
+  PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
+  for (PetscInt i = 0; i < n; i++) Predict(e, i);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EDMDDestroy(EDMD *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(e->d, e->ev));
+  PetscCall(PetscFree(e->treeRaw));
+  PetscCall(PetscFree(e->cell));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void EDMDStateAt(const EDMD *e, PetscReal t, PetscReal *x, PetscReal *y, PetscReal *vx, PetscReal *vy)
+{
+  for (PetscInt i = 0; i < e->n; i++) {
+    const EDMDDisk *q = &e->d[i];
+    PetscReal       X = q->x + q->vx * (t - q->t), Y = q->y + q->vy * (t - q->t);
+    if (e->periodic) {
+      X -= e->L[0] * PetscFloorReal((X - e->lo[0]) / e->L[0]);
+      Y -= e->L[1] * PetscFloorReal((Y - e->lo[1]) / e->L[1]);
+    }
+    x[i] = X, y[i] = Y;
+    if (vx) vx[i] = q->vx, vy[i] = q->vy;
+  }
+}
+
+PetscErrorCode EDMDMaxOverlap(const EDMD *e, PetscReal t, PetscReal *ovl, PetscReal *wallOvl)
+{
+  PetscReal *X, *Y, worst = -INFINITY, wworst = -INFINITY;
+  PetscInt  *order = NULL, *start = NULL, nb[2];
+  PetscReal  bw[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(e->n + 1, &X, e->n + 1, &Y));
+  EDMDStateAt(e, t, X, Y, NULL, NULL);
+  /* bins of >= sigma_max from the positions at t (the engine's lists are at other times) */
+  for (int d = 0; d < 2; d++) {
+    nb[d] = PetscMax(1, e->nc[d]);
+    bw[d] = e->L[d] / (PetscReal)nb[d];
+  }
+  const PetscInt nbin = nb[0] * nb[1];
+  PetscCall(PetscCalloc1(nbin + 1, &start));
+  PetscCall(PetscMalloc1(e->n + 1, &order));
+#define BIN(i) (PetscMin(nb[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((Y[i] - e->lo[1]) / bw[1]))) * nb[0] + PetscMin(nb[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((X[i] - e->lo[0]) / bw[0]))))
+  for (PetscInt i = 0; i < e->n; i++) start[BIN(i) + 1]++;
+  for (PetscInt b = 0; b < nbin; b++) start[b + 1] += start[b];
+  {
+    PetscInt *fill;
+    PetscCall(PetscMalloc1(nbin + 1, &fill));
+    PetscCall(PetscArraycpy(fill, start, nbin + 1));
+    for (PetscInt i = 0; i < e->n; i++) order[fill[BIN(i)]++] = i;
+    PetscCall(PetscFree(fill));
+  }
+  for (PetscInt i = 0; i < e->n; i++) {
+    const PetscInt b = BIN(i), bx = b % nb[0], by = b / nb[0];
+    if (!e->periodic) { /* walls */
+      wworst = PetscMax(wworst, (e->lo[0] + e->d[i].r - X[i]) / (2 * e->d[i].r));
+      wworst = PetscMax(wworst, (X[i] + e->d[i].r - e->lo[0] - e->L[0]) / (2 * e->d[i].r));
+      wworst = PetscMax(wworst, (e->lo[1] + e->d[i].r - Y[i]) / (2 * e->d[i].r));
+      wworst = PetscMax(wworst, (Y[i] + e->d[i].r - e->lo[1] - e->L[1]) / (2 * e->d[i].r));
+    }
+    const PetscBool all = e->periodic && (nb[0] < 3 || nb[1] < 3); /* tiny box: every pair */
+    for (PetscInt dy = -1; dy <= 1; dy++)
+      for (PetscInt dx = -1; dx <= 1; dx++) {
+        PetscInt cx = bx + dx, cy = by + dy, k0, k1;
+        if (all) {
+          if (dx || dy) continue;
+          k0 = 0, k1 = e->n;
+        } else {
+          if (e->periodic) cx = Wrap(cx, nb[0]), cy = Wrap(cy, nb[1]);
+          else if (cx < 0 || cy < 0 || cx >= nb[0] || cy >= nb[1]) continue;
+          k0 = start[cy * nb[0] + cx], k1 = start[cy * nb[0] + cx + 1];
+        }
+        for (PetscInt k = k0; k < k1; k++) {
+          const PetscInt j = all ? k : order[k];
+          if (j <= i) continue;
+          PetscReal ddx = X[j] - X[i], ddy = Y[j] - Y[i];
+          if (e->periodic) {
+            ddx -= e->L[0] * nearbyint(ddx / e->L[0]);
+            ddy -= e->L[1] * nearbyint(ddy / e->L[1]);
+          }
+          worst = PetscMax(worst, 1 - PetscSqrtReal(ddx * ddx + ddy * ddy) / (e->d[i].r + e->d[j].r));
+        }
+      }
+  }
+#undef BIN
+  PetscCall(PetscFree2(X, Y));
+  PetscCall(PetscFree(order));
+  PetscCall(PetscFree(start));
+  *ovl = e->n > 1 ? worst : -1;
+  if (wallOvl) *wallOvl = e->periodic || !e->n ? -1 : wworst;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void EDMDEnergy(const EDMD *e, PetscReal *ekin, PetscReal p[2])
+{
+  PetscReal k = 0, px = 0, py = 0;
+  for (PetscInt i = 0; i < e->n; i++) {
+    k += 0.5 * e->ev[i].m * (e->d[i].vx * e->d[i].vx + e->d[i].vy * e->d[i].vy);
+    px += e->ev[i].m * e->d[i].vx;
+    py += e->ev[i].m * e->d[i].vy;
+  }
+  *ekin = k, p[0] = px, p[1] = py;
+}
