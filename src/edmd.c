@@ -144,49 +144,67 @@ static inline void PairCandidate(const EDMD *e, const EDMDDisk *a, const EDMDDis
   if (tau < INFINITY) Consider(tr + tau, j, bt, bp);
 }
 
+/* Disk i's own candidates: the walls (Lemma 2) and, with cells, leaving its cell. */
+static void OwnCandidates(const EDMD *e, const EDMDDisk *a, PetscReal *bt, PetscInt *bp)
+{
+  PetscInt side;
+  if (!e->periodic) { /* Lemma 2 on the four walls */
+    PetscReal tau = EDMDWallTime(a->x, a->vx, e->lo[0] + a->r, e->lo[0] + e->L[0] - a->r, &side);
+    if (side >= 0) Consider(a->t + tau, EDMD_WALL - side, bt, bp);
+    tau = EDMDWallTime(a->y, a->vy, e->lo[1] + a->r, e->lo[1] + e->L[1] - a->r, &side);
+    if (side >= 0) Consider(a->t + tau, EDMD_WALL - 2 - side, bt, bp);
+  }
+  if (e->brute) return;
+  for (int d = 0; d < 2; d++) { /* the next cell border along each axis (none beyond walls) */
+    const PetscReal v = d ? a->vy : a->vx, q = d ? a->y : a->x;
+    const PetscInt  k = d ? a->ky : a->kx;
+    if (v == 0) continue;
+    if (!e->periodic && ((v > 0 && k == e->nc[d] - 1) || (v < 0 && k == 0))) continue;
+    const PetscReal border = e->lo[d] + (PetscReal)(v > 0 ? k + 1 : k) * e->w[d];
+    Consider(a->t + PetscMax((border - q) / v, 0), EDMD_CROSS - 2 * d - (v > 0), bt, bp);
+  }
+}
+
+/* Schedule disk i's event (time bt, partner bp). */
+static void Schedule(EDMD *e, PetscInt i, PetscReal bt, PetscInt bp)
+{
+  if (bt < e->now) bt = e->now; /* round-off: never schedule into the past */
+  e->ev[i].partner = (int)bp;
+  e->ev[i].count   = bp >= 0 ? e->d[bp].count : 0;
+  QueueUpdate(e, i, bt);
+}
+
+/* Run body for every disk j in the cells (x0..x1) x (y0..y1), offsets from the cell of
+   disk a (cell engine; a periodic box has >= 3 cells in each direction). */
+#define FOR_CELLS(e, a, x0, x1, y0, y1, body) \
+  for (PetscInt dy_ = (y0); dy_ <= (y1); dy_++) { \
+    PetscInt cy_ = (a)->ky + dy_; \
+    if (!(e)->periodic && (cy_ < 0 || cy_ >= (e)->nc[1])) continue; \
+    cy_ = Wrap(cy_, (e)->nc[1]) * (e)->nc[0]; \
+    for (PetscInt dx_ = (x0); dx_ <= (x1); dx_++) { \
+      const PetscInt cx_ = (a)->kx + dx_; \
+      if (!(e)->periodic && (cx_ < 0 || cx_ >= (e)->nc[0])) continue; \
+      const int *c_ = &(e)->cell[(cy_ + Wrap(cx_, (e)->nc[0])) * ((e)->cap + 1)]; \
+      for (int k_ = 1; k_ <= c_[0]; k_++) { \
+        const PetscInt j = c_[k_]; \
+        body \
+      } \
+    } \
+  }
+
 /* Schedule disk i's earliest event (from its state and its neighbours' states). */
 static void Predict(EDMD *e, PetscInt i)
 {
   const EDMDDisk *a  = &e->d[i];
   PetscReal       bt = INFINITY;
-  PetscInt        bp = EDMD_NONE, side;
+  PetscInt        bp = EDMD_NONE;
 
-  if (!e->periodic) { /* Lemma 2 on the four walls */
-    PetscReal tau = EDMDWallTime(a->x, a->vx, e->lo[0] + a->r, e->lo[0] + e->L[0] - a->r, &side);
-    if (side >= 0) Consider(a->t + tau, EDMD_WALL - side, &bt, &bp);
-    tau = EDMDWallTime(a->y, a->vy, e->lo[1] + a->r, e->lo[1] + e->L[1] - a->r, &side);
-    if (side >= 0) Consider(a->t + tau, EDMD_WALL - 2 - side, &bt, &bp);
-  }
+  OwnCandidates(e, a, &bt, &bp);
   if (e->brute) {
     for (PetscInt j = 0; j < e->n; j++)
       if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);
-  } else {
-    /* leaving the cell: the next cell border along each axis (none beyond the walls) */
-    for (int d = 0; d < 2; d++) {
-      const PetscReal v = d ? a->vy : a->vx, q = d ? a->y : a->x;
-      const PetscInt  k = d ? a->ky : a->kx;
-      if (v == 0) continue;
-      if (!e->periodic && ((v > 0 && k == e->nc[d] - 1) || (v < 0 && k == 0))) continue;
-      const PetscReal border = e->lo[d] + (PetscReal)(v > 0 ? k + 1 : k) * e->w[d];
-      Consider(a->t + PetscMax((border - q) / v, 0), EDMD_CROSS - 2 * d - (v > 0), &bt, &bp);
-    }
-    for (PetscInt dy = -1; dy <= 1; dy++) {
-      PetscInt cy = a->ky + dy;
-      if (!e->periodic && (cy < 0 || cy >= e->nc[1])) continue;
-      cy = Wrap(cy, e->nc[1]) * e->nc[0];
-      for (PetscInt dx = -1; dx <= 1; dx++) {
-        const PetscInt cx = a->kx + dx;
-        if (!e->periodic && (cx < 0 || cx >= e->nc[0])) continue;
-        const int *c = &e->cell[(cy + Wrap(cx, e->nc[0])) * (e->cap + 1)];
-        for (int k = 1; k <= c[0]; k++) /* independent loads, not a pointer chase */
-          if (c[k] != i) PairCandidate(e, a, &e->d[c[k]], c[k], &bt, &bp);
-      }
-    }
-  }
-  if (bt < e->now) bt = e->now; /* round-off: never schedule into the past */
-  e->ev[i].partner = (int)bp;
-  e->ev[i].count   = bp >= 0 ? e->d[bp].count : 0;
-  QueueUpdate(e, i, bt);
+  } else FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);) /* independent loads, not a pointer chase */
+  Schedule(e, i, bt, bp);
 }
 
 /* Bring disk i to time t (a straight flight), wrapped into a periodic box. */
@@ -274,7 +292,10 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
   PetscCheck(n < 2147483647, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: at most 2^31 - 1 disks");
   e->n = n, e->periodic = periodic, e->brute = brute;
   e->lo[0] = lo[0], e->lo[1] = lo[1], e->L[0] = L[0], e->L[1] = L[1], e->hL[0] = L[0] / 2, e->hL[1] = L[1] / 2;
-  PetscCall(PetscMalloc2(n + 1, &e->d, n + 1, &e->ev));
+  PetscCall(PetscMalloc1(n + 2, &e->dRaw)); /* disks on 64-byte lines: one line each */
+  e->d = e->dRaw;
+  while (((uintptr_t)e->d) % 64) e->d = (EDMDDisk *)((char *)e->d + 16);
+  PetscCall(PetscMalloc1(n + 1, &e->ev));
   { /* 4-ary tree: P leaves (a power of 4 >= n) after (P - 1) / 3 inner nodes; the
        children of each node aligned on a 64-byte line */
     PetscInt P = 1;
@@ -330,7 +351,8 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
 PetscErrorCode EDMDDestroy(EDMD *e)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree2(e->d, e->ev));
+  PetscCall(PetscFree(e->dRaw));
+  PetscCall(PetscFree(e->ev));
   PetscCall(PetscFree(e->treeRaw));
   PetscCall(PetscFree(e->cell));
   PetscFunctionReturn(PETSC_SUCCESS);

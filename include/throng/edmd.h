@@ -40,7 +40,7 @@ typedef struct {
   PetscInt    n;
   PetscBool   periodic, brute;
   PetscReal   lo[2], L[2], hL[2];   /* box [lo, lo + L) in each direction; hL = L / 2     */
-  EDMDDisk   *d;                    /* per disk: the state at its own time (lazy)         */
+  EDMDDisk   *d, *dRaw;             /* per disk: the state at its own time (lazy), aligned */
   EDMDEvent  *ev;                   /* per disk: its one scheduled event (Lubachevsky)   */
   EDMDSlot   *tree, *treeRaw;       /* 4-ary tournament tree: root 0, leaf leaf0 + i is i */
   PetscInt    leaf0, nslot;
