@@ -61,22 +61,20 @@
    node keeps its value.  Unlike a heap it needs no "where is disk i" array, and each
    level costs one cache line.                                                         */
 
-static inline PetscBool Before(const EDMDSlot *a, const EDMDSlot *b)
-{
-  return a->t < b->t || (a->t == b->t && a->disk < b->disk);
-}
-
+/* Disk i's event time changed to t.  The children are scanned left to right and a later
+   one wins only if strictly earlier, so among equal times the lowest disk index wins:
+   the order is (time, disk) without comparing disks. */
 static void QueueUpdate(EDMD *e, PetscInt i, PetscReal t)
 {
   EDMDSlot *q = e->tree;
   PetscInt  k = e->leaf0 + i;
-  q[k]        = (EDMDSlot){t, i};
+  q[k] = (EDMDSlot){t, i};
   while (k > 0) {
     k                 = (k - 1) / 4;
     const EDMDSlot *c = &q[4 * k + 1], *w = c;
-    if (Before(&c[1], w)) w = &c[1];
-    if (Before(&c[2], w)) w = &c[2];
-    if (Before(&c[3], w)) w = &c[3];
+    if (c[1].t < w->t) w = &c[1];
+    if (c[2].t < w->t) w = &c[2];
+    if (c[3].t < w->t) w = &c[3];
     if (w->disk == q[k].disk && w->t == q[k].t) break; /* unchanged from here up */
     q[k] = *w;
   }
@@ -203,7 +201,15 @@ static void Predict(EDMD *e, PetscInt i)
   if (e->brute) {
     for (PetscInt j = 0; j < e->n; j++)
       if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);
-  } else FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);) /* independent loads, not a pointer chase */
+  } else {
+    /* gather the neighbours first and prefetch their states, so that the cache misses
+       overlap instead of queueing behind each candidate's arithmetic */
+    int      nb[64];
+    PetscInt m = 0;
+    FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i && m < 64) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
+    for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], &bt, &bp);
+    if (m == 64) FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);) /* more than 64: all again */
+  }
   Schedule(e, i, bt, bp);
 }
 
