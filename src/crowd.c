@@ -396,6 +396,33 @@ static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Exit and sensor records of all ranks on rank 0 (sorted), the density map summed there. */
+static PetscErrorCode GatherAll(const Sim *s, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr, PetscReal **dens)
+{
+  const Crowd *c = &s->crowd;
+  PetscFunctionBeginUser;
+  PetscCall(GatherRecords(s->dom.comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)all, tot));
+  PetscCall(GatherRecords(s->dom.comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)crs, ncr));
+  PetscCall(GatherDensity((Sim *)s, dens));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tables `exits` and `sensors` in group g (collective; rank 0's rows). */
+static PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const ExitRec *all, PetscInt tot, const CrossRec *crs, PetscInt ncr)
+{
+  hid_t   t;
+  hsize_t d[1] = {(hsize_t)tot};
+  PetscFunctionBeginUser;
+  t = ExitType();
+  PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
+  H5Tclose(t);
+  d[0] = (hsize_t)ncr;
+  t    = CrossType();
+  PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
+  H5Tclose(t);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- the final report -------------------------------------------------------------- */
 
 static void Flow(PetscInt n, PetscReal first, PetscReal last, PetscReal *flow)
@@ -420,9 +447,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(GatherRecords(comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)&all, &tot));
-  PetscCall(GatherRecords(comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)&crs, &ncr));
-  PetscCall(GatherDensity(s, &dens));
+  PetscCall(GatherAll(s, &all, &tot, &crs, &ncr, &dens));
   if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
     PetscCall(PetscMalloc1(tot + 1, &curve));
     curve[ncurve++] = (struct Curve){0, c->total};
@@ -504,14 +529,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
       PetscCall(IoWriteStringAttr(comm, g, "description", "exits: one row per agent that left (id, time s, exit); evacuation: agents inside after each exit time; sensors: one row per crossing of a sensor line (direction +1 from its left to its right); density: mean agents per m^2"));
     }
-    d[0] = (hsize_t)tot;
-    t    = ExitType();
-    PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
-    H5Tclose(t);
-    d[0] = (hsize_t)ncr;
-    t    = CrossType();
-    PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
-    H5Tclose(t);
+    PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
     t = H5Tcreate(H5T_COMPOUND, sizeof(struct Curve));
     H5Tinsert(t, "time", HOFFSET(struct Curve, time), H5T_NATIVE_DOUBLE);
     H5Tinsert(t, "remaining", HOFFSET(struct Curve, remaining), H5T_NATIVE_INT64);
@@ -551,27 +569,18 @@ PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
   CrossRec    *crs  = NULL;
   PetscReal   *dens = NULL;
   PetscInt     tot, ncr;
-  hid_t        g, t;
+  hid_t        g;
   hsize_t      d[2];
 
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GatherRecords(comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)&all, &tot));
-  PetscCall(GatherRecords(comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)&crs, &ncr));
-  PetscCall(GatherDensity((Sim *)s, &dens));
+  PetscCall(GatherAll(s, &all, &tot, &crs, &ncr, &dens));
   PetscCallHDF5(comm, g = H5Gcreate2(grp, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
     const long long v[5] = {(long long)c->total, (long long)c->dlast, (long long)c->dsamples, (long long)c->dnx, (long long)c->dny};
     PetscCall(IoWriteAttr(comm, g, "total,dlast,dsamples,dnx,dny", H5T_NATIVE_LLONG, 5, v));
   }
-  d[0] = (hsize_t)tot;
-  t    = ExitType();
-  PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
-  H5Tclose(t);
-  d[0] = (hsize_t)ncr;
-  t    = CrossType();
-  PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
-  H5Tclose(t);
+  PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
   if (c->dens) {
     d[0] = (hsize_t)c->dny * c->dnx;
     PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
