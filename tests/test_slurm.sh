@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The job scripts on a real Slurm (issue 7): a single-node cluster is started on this
+# machine (tests/slurm_cluster.sh: munged, slurmctld, slurmd, no cgroups), each script is
+# submitted with tiny sizes, and the results are checked:
+#  - jobs/strong.sbatch: runs on 1 and 2 ranks, CSV/JSON/PNG of speedup and efficiency;
+#  - jobs/weak.sbatch as a job array (0-1), then the gathering step submitted with
+#    --dependency=afterok: CSV with 1 and 2 ranks;
+#  - jobs/evacuation.sbatch: the "time limit near" signal (scancel --signal=USR1 --batch,
+#    what --signal=B:USR1@300 sends) makes throng checkpoint and stop, the job requeues
+#    itself and restarts from the checkpoint; its exit records and evacuation curve equal
+#    those of a straight run.
+# Every daemon started is stopped by its pid.
+#   test_slurm.sh path/to/throng path/to/mpiexec path/to/source
+set -u
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$(readlink -f "$3")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
+for c in munged slurmctld slurmd sbatch scontrol; do
+  command -v $c >/dev/null || { echo "FAIL: $c not found: apt-get install slurm-wlm munge (bash .ci/run installs them)" >&2; exit 1; }
+done
+dir=$(mktemp -d)
+source "$SRC/tests/slurm_cluster.sh"
+trap 'slurm_stop "$dir/cluster"; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+slurm_start "$dir/cluster"; check "the Slurm cluster did not start" $? || exit 1
+export THRONG LAUNCH="srun --mpi=pmix"
+cd "$SRC"
+
+state() { scontrol show job "$1" -o 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' '; }
+wait_done() { # job id, timeout: until no element is pending, running, requeued or completing
+  local k s
+  for k in $(seq 1 "$2"); do
+    s=$(state "$1")
+    case "$s" in *PENDING* | *RUNNING* | *REQUEUE* | *COMPLETING* | "") sleep 1 ;; *) echo "$s"; return 0 ;; esac
+  done
+  echo "timeout: $(state "$1")"
+  return 1
+}
+
+# strong scaling: 1 and 2 ranks
+j=$(N=20000 STEPS=100 OUT="$dir/strong" sbatch --parsable -n 2 -o "$dir/strong-%j.out" jobs/strong.sbatch)
+s=$(wait_done "$j" 300); echo "strong.sbatch: $s"
+[[ $s == "JobState=COMPLETED " ]]; check "strong.sbatch ended as '$s'" $?
+cat "$dir/strong.csv" 2>/dev/null | cut -d, -f1-6
+[ "$(cut -d, -f1 "$dir/strong/strong.csv" 2>/dev/null | tr '\n' ' ')" = "ranks 1 2 " ] && [ -s "$dir/strong/strong.png" ] && [ -s "$dir/strong/strong.json" ]
+check "strong.sbatch: no CSV rows for 1 and 2 ranks, or no JSON/PNG" $?
+
+# weak scaling: a job array, then the gathering step after it
+a=$(NPER=10000 STEPS=100 OUT="$dir/weak" sbatch --parsable -o "$dir/weak-%A_%a.out" jobs/weak.sbatch)
+g=$(sbatch --parsable --dependency=afterok:"$a" -n 1 -o "$dir/gather-%j.out" \
+      --wrap "/usr/bin/python3 postproc/scaling.py --kind weak --csv $dir/weak/weak.csv --png $dir/weak/weak.png $dir/weak/weak-*.log")
+s=$(wait_done "$a" 300); echo "weak.sbatch (array): $s"
+[[ $s == "JobState=COMPLETED " ]]; check "weak.sbatch array ended as '$s'" $?
+s=$(wait_done "$g" 120); echo "gathering step: $s"
+cat "$dir"/gather-*.out
+[ "$(cut -d, -f1 "$dir/weak/weak.csv" 2>/dev/null | tr '\n' ' ')" = "ranks 1 2 " ] && [ -s "$dir/weak/weak.png" ]
+check "weak scaling: no CSV rows for 1 and 2 ranks, or no PNG" $?
+
+# evacuation: checkpoint on the time-limit signal, requeue, restart = a straight run
+timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -output "$dir/ref" -quiet >"$dir/ref.log" 2>&1
+check "straight evacuation run exited with $?" $?
+j=$(PREFIX="$dir/evac" CHK_EVERY=100000 sbatch --parsable -n 2 -o "$dir/evac-%j.out" jobs/evacuation.sbatch -scenario evacuation -quiet)
+for k in $(seq 1 120); do [ -s "$dir/evac.h5" ] && break; sleep 0.5; done # running, first frame written
+sleep 3
+scancel --signal=USR1 --batch "$j"
+for k in $(seq 1 120); do # requeued: pending again, restart count 1; release it at once
+  scontrol show job "$j" -o | grep -q 'Restarts=1' && scontrol show job "$j" -o | grep -q 'JobState=PENDING.*Reason=BeginTime' && break
+  sleep 0.5
+done
+# Slurm holds a requeued job ~2 min; release it, but not in the second of the requeue
+# itself (the old credential is revoked up to then: "Job credential revoked")
+sleep 3
+scontrol update JobId="$j" StartTime=now
+s=$(wait_done "$j" 600); echo "evacuation.sbatch: $s"
+grep -v '^step' "$dir"/evac-*.out | grep -E 'throng-evac|evacuation time|restarted'
+[[ $s == "JobState=COMPLETED " ]]; check "evacuation.sbatch ended as '$s'" $?
+grep -q "throng-evac: checkpoint written; requeueing job $j" "$dir"/evac-*.out; check "evacuation.sbatch: no checkpoint-and-requeue on the signal" $?
+grep -q "restart count 1, -restart" "$dir"/evac-*.out; check "evacuation.sbatch: the requeued job did not restart from the checkpoint" $?
+cmp -s "$dir/ref.exits.csv" "$dir/evac.exits.csv" && cmp -s "$dir/ref.evacuation.csv" "$dir/evac.evacuation.csv"
+check "evacuation.sbatch: exit records or evacuation curve differ from the straight run" $?
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
