@@ -28,6 +28,14 @@
 #include <string.h>
 #include <math.h>
 
+/* Count one exchange sending n entries of `size` bytes, cnt[k] to neighbour k. */
+static void Traffic(Halo *h, PetscMPIInt nnbr, const PetscMPIInt *cnt, PetscInt n, size_t size)
+{
+  h->exchanges++;
+  h->bytes += (PetscInt64)n * (PetscInt64)size;
+  for (PetscMPIInt k = 0; k < nnbr; k++) h->messages += cnt[k] > 0;
+}
+
 static MPI_Datatype PairType(void)
 {
   static MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -147,6 +155,7 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   }
   PetscCall(ReserveLists(h, ns, nr));
   PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticleRecType(), h->rrec, h->rcount, h->rdispl, ParticleRecType(), d->nbr));
+  Traffic(h, d->nnbr, h->scount, h->nsend, sizeof(ParticleRec));
   h->nrecv = nr;
 
   /* append as ghosts, bin them, and remember where each received entry went */
@@ -169,6 +178,7 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
     h->sbuf[2 * e + 1] = p->y[h->sendIdx[e]];
   }
   PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl, PairType(), d->nbr));
+  Traffic(h, d->nnbr, h->scount, h->nsend, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nrecv; e++) {
     p->x[h->recvIdx[e]] = h->ref[2 * e];
     p->y[h->recvIdx[e]] = h->ref[2 * e + 1];
@@ -203,6 +213,7 @@ PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
     }
   }
   PetscCallMPI(MPI_Neighbor_alltoallv(h->rbuf, h->rcount, h->rdispl, PairType(), h->sbuf, h->scount, h->sdispl, PairType(), d->nbr));
+  Traffic(h, d->nnbr, h->rcount, h->nrecv, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nsend; e++) {
     if (h->sbuf[2 * e] != h->sbuf[2 * e]) continue; /* NaN: untouched */
     p->x[h->sendIdx[e]] = h->sbuf[2 * e];

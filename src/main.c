@@ -169,6 +169,12 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
     PetscCall(SolverReport(&s));
+    if (size > 1 && s.step > step0) { /* the inputs of the performance model (docs/performance.md) */
+      PetscInt64 t[3] = {s.halo.exchanges, s.halo.bytes, s.halo.messages};
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, 3, MPIU_INT64, MPI_SUM, comm));
+      const PetscReal per = (PetscReal)size * (PetscReal)(s.step - step0);
+      PetscCall(PetscPrintf(comm, "summary: halo: %.3g exchanges, %.4g bytes and %.3g messages sent per rank and step (means; rebins %" PetscInt_FMT ")\n", (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), s.rebins));
+    }
     PetscCall(CrowdFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));

@@ -13,6 +13,9 @@ typedef struct {
   PetscReal   *ref;      /* ghost positions as last received (2 per received entry)     */
   ParticleRec *srec, *rrec;
   PetscInt    *perm;
+  /* traffic since the start, for the performance model: exchanges (builds, forward and
+     reverse), bytes sent and non-empty messages sent by this rank                     */
+  PetscInt64   exchanges, bytes, messages;
 } Halo;
 
 PetscErrorCode HaloCreate(const Domain *d, Halo *h);
