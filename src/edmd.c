@@ -204,11 +204,10 @@ static void Predict(EDMD *e, PetscInt i)
   } else {
     /* gather the neighbours first and prefetch their states, so that the cache misses
        overlap instead of queueing behind each candidate's arithmetic */
-    int      nb[64];
-    PetscInt m = 0;
-    FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i && m < 64) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
+    int     *nb = e->nb;
+    PetscInt m  = 0;
+    FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
     for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], &bt, &bp);
-    if (m == 64) FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);) /* more than 64: all again */
   }
   Schedule(e, i, bt, bp);
 }
@@ -332,6 +331,8 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
     e->w[d]  = L[d] / (PetscReal)e->nc[d];
   }
   if (periodic && (e->nc[0] < 3 || e->nc[1] < 3)) e->brute = PETSC_TRUE; /* too small for cells */
+  PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL)); /* once, before the cells: their capacity bound needs it */
+  PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
   if (!e->brute) {
     /* disks in a cell: sub-squares of side < sigma_min / sqrt 2 hold at most one centre
        of non-overlapping disks, so ceil(sqrt 2 w / sigma_min)^2 bounds the count */
@@ -340,16 +341,13 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
     e->cap = (PetscInt)(k * k);
     PetscCheck((PetscReal)nc * (PetscReal)(e->cap + 1) < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT " slots: too many (radii too different, or the box too large)", nc, e->cap);
     PetscCall(PetscCalloc1((size_t)nc * (e->cap + 1), &e->cell));
-    PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL)); /* before filling the cells: their bound needs it */
-    PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
+    PetscCall(PetscMalloc1(9 * e->cap, &e->nb)); /* a 3 x 3 neighbourhood holds at most this many */
     for (PetscInt i = 0; i < n; i++) {
       e->d[i].kx = (int)PetscMin(e->nc[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].x - lo[0]) / e->w[0])));
       e->d[i].ky = (int)PetscMin(e->nc[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].y - lo[1]) / e->w[1])));
       CellInsert(e, i);
     }
   }
-  PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL));
-  PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
   for (PetscInt i = 0; i < n; i++) Predict(e, i);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -361,6 +359,7 @@ PetscErrorCode EDMDDestroy(EDMD *e)
   PetscCall(PetscFree(e->ev));
   PetscCall(PetscFree(e->treeRaw));
   PetscCall(PetscFree(e->cell));
+  PetscCall(PetscFree(e->nb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

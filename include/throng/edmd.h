@@ -48,6 +48,7 @@ typedef struct {
   PetscReal   w[2];
   PetscInt    cap;                  /* slots per cell: a bound on the disks a cell holds */
   int        *cell;                 /* per cell: count, then cap disk indices            */
+  int        *nb;                   /* scratch: the neighbours of one prediction (9 cap) */
   /* bookkeeping */
   PetscReal   now;
   PetscInt64  collisions, bounces, crossings, stale, events;
