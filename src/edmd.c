@@ -29,7 +29,8 @@
  * Cell lists.  The box is cut into cells at least sigma_max wide; a disk predicts only
  * against the 3 x 3 cells around its own, and a cell crossing is one more kind of event
  * (the disk's path does not change: no count rises, no state moves, the disk changes
- * list and predicts against its new neighbours).  Two disks can touch only when in
+ * list and predicts against its new neighbours; it keeps its best pair contact from the
+ * last full prediction, so only the 3 cells it gains are scanned).  Two disks can touch only when in
  * neighbouring cells, so each prediction costs O(1) and each event O(log N) for the heap.
  * A cell keeps its disks in a small array (its capacity is a packing bound), so the
  * neighbours' states are loaded independently, not by chasing list pointers.
@@ -190,26 +191,62 @@ static void Schedule(EDMD *e, PetscInt i, PetscReal bt, PetscInt bp)
     } \
   }
 
-/* Schedule disk i's earliest event (from its state and its neighbours' states). */
-static void Predict(EDMD *e, PetscInt i)
+/* Disk i's best pair contact among the disks of the cells (x0..x1) x (y0..y1) around it,
+   folded into (bt, bp).  The neighbours are gathered first and their states prefetched,
+   so that the cache misses overlap instead of queueing behind each candidate's
+   arithmetic. */
+static inline void PairsIn(EDMD *e, PetscInt i, PetscInt x0, PetscInt x1, PetscInt y0, PetscInt y1, PetscReal *bt, PetscInt *bp)
 {
   const EDMDDisk *a  = &e->d[i];
-  PetscReal       bt = INFINITY;
-  PetscInt        bp = EDMD_NONE;
+  int            *nb = e->nb;
+  PetscInt        m  = 0;
+  FOR_CELLS(e, a, x0, x1, y0, y1, if (j != i) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
+  for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], bt, bp);
+}
 
-  OwnCandidates(e, a, &bt, &bp);
+/* Keep (pt, pp) as disk i's best pair contact, then schedule the earlier of it and the
+   disk's own events (walls, the next cell border). */
+static inline void ScheduleBest(EDMD *e, PetscInt i, PetscReal pt, PetscInt pp)
+{
+  EDMDEvent *v = &e->ev[i];
+  v->pt = pt, v->pp = (int)pp, v->pc = pp >= 0 ? e->d[pp].count : 0;
+  OwnCandidates(e, &e->d[i], &pt, &pp);
+  Schedule(e, i, pt, pp);
+}
+
+/* Schedule disk i's earliest event: its walls and crossings, and the pairs with every
+   neighbour (or every disk, brute). */
+static void Predict(EDMD *e, PetscInt i)
+{
+  PetscReal pt = INFINITY;
+  PetscInt  pp = EDMD_NONE;
+
   if (e->brute) {
     for (PetscInt j = 0; j < e->n; j++)
-      if (j != i) PairCandidate(e, a, &e->d[j], j, &bt, &bp);
-  } else {
-    /* gather the neighbours first and prefetch their states, so that the cache misses
-       overlap instead of queueing behind each candidate's arithmetic */
-    int     *nb = e->nb;
-    PetscInt m  = 0;
-    FOR_CELLS(e, a, -1, 1, -1, 1, if (j != i) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
-    for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], &bt, &bp);
+      if (j != i) PairCandidate(e, &e->d[i], &e->d[j], j, &pt, &pp);
+  } else PairsIn(e, i, -1, 1, -1, 1, &pt, &pp);
+  ScheduleBest(e, i, pt, pp);
+}
+
+/* Disk i has just crossed into the next cell along axis side k (0: -x, 1: +x, 2: -y,
+   3: +y), its path unchanged.  Its kept best pair is still the best of the 6 cells it
+   keeps, unless that partner bounced since (then all 9 are scanned again): a neighbour
+   there whose path changed has predicted since, with i among its candidates (the
+   invariant of the one-event queue), and the others' contact times with i are as they
+   were.  So only the 3 cells it gains are new. */
+static void PredictCrossed(EDMD *e, PetscInt i, PetscInt k)
+{
+  const EDMDEvent *v  = &e->ev[i];
+  PetscReal        pt = v->pt;
+  PetscInt         pp = v->pp;
+
+  if (pp >= 0 && e->d[pp].count != v->pc) {
+    Predict(e, i);
+    return;
   }
-  Schedule(e, i, bt, bp);
+  if (k < 2) PairsIn(e, i, k ? 1 : -1, k ? 1 : -1, -1, 1, &pt, &pp);
+  else PairsIn(e, i, -1, 1, k == 3 ? 1 : -1, k == 3 ? 1 : -1, &pt, &pp);
+  ScheduleBest(e, i, pt, pp);
 }
 
 /* Bring disk i to time t (a straight flight), wrapped into a periodic box. */
@@ -279,7 +316,7 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
       else e->d[i].ky += k == 3 ? 1 : -1;
       CellInsert(e, i);
       e->crossings++;
-      Predict(e, i);
+      PredictCrossed(e, i, k);
     } else break; /* EDMD_NONE has time INFINITY */
   }
   e->now = PetscMax(e->now, limit);
@@ -316,7 +353,7 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
     EDMDDisk *q = &e->d[i];
     PetscCheck(m[i] > 0 && r[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " has mass %g and radius %g; both must be > 0", i, (double)m[i], (double)r[i]);
     *q    = (EDMDDisk){x[i], y[i], vx[i], vy[i], 0, r[i], 0, 0, 0, 0};
-    e->ev[i] = (EDMDEvent){EDMD_NONE, 0, m[i]};
+    e->ev[i] = (EDMDEvent){EDMD_NONE, 0, m[i], INFINITY, EDMD_NONE, 0};
     smax       = PetscMax(smax, 2 * r[i]);
     smin       = PetscMin(smin, 2 * r[i]);
     if (periodic) {

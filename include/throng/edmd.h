@@ -23,11 +23,16 @@ typedef struct {
 } EDMDDisk;
 
 /* A disk's one scheduled event: its partner and the partner's count at prediction;
-   beside it the disk's mass (read with the event, so a bounce costs no other line). */
+   beside it the disk's mass (read with the event, so a bounce costs no other line), and
+   its best pair contact at the last full prediction (time, partner, the partner's count
+   then), which a cell crossing reuses so that it scans only the 3 cells it gains. */
 typedef struct {
   int       partner;
   uint32_t  count;
   PetscReal m;
+  PetscReal pt;
+  int       pp;
+  uint32_t  pc;
 } EDMDEvent;
 
 /* A node of the event queue: an event time and its disk. */
