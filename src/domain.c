@@ -27,8 +27,11 @@
  * depend on it).
  *
  * Decomposition.  The tile grid is split into p[0] x p[1] rectangular blocks, one per
- * rank, as evenly as whole tiles allow; the factorisation p[0] p[1] = size is chosen to
- * minimise the halo perimeter.  Each rank holds its block plus a ring of one ghost
+ * rank, by p[0] + 1 cuts along x and p[1] + 1 along y (tile indices; a rectilinear
+ * partition), at first as evenly as whole tiles allow; the factorisation p[0] p[1] =
+ * size is chosen to minimise the halo perimeter.  balance.c may move the cuts during a
+ * run, and change the rank grid with them (DomainSetGrid): the blocks stay rectangles
+ * of whole tiles, so the sweep does not change.  Each rank holds its block plus a ring of one ghost
  * cell, whose disks belong to (at most) its 8 neighbours; all neighbour communication
  * goes through an MPI distributed-graph communicator over those neighbours.           */
 #include <throng/domain.h>
@@ -41,15 +44,49 @@ static PetscInt BlockStart(PetscInt nt, PetscMPIInt p, PetscMPIInt i)
 
 PetscMPIInt DomainBlockOfTile(const Domain *d, int a, PetscInt t)
 {
-  const PetscInt q = d->nt[a] / d->p[a], rem = d->nt[a] % d->p[a];
-  if (t < rem * (q + 1)) return (PetscMPIInt)(t / (q + 1));
-  return (PetscMPIInt)(rem + (t - rem * (q + 1)) / q);
+  const PetscInt *c = d->cut[a];
+  PetscMPIInt     lo = 0, hi = d->p[a] - 1; /* the block b with c[b] <= t < c[b + 1] */
+  while (lo < hi) {
+    const PetscMPIInt mid = (lo + hi + 1) / 2;
+    if (c[mid] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 PetscMPIInt DomainOwnerOfCell(const Domain *d, PetscInt cx, PetscInt cy)
 {
   const PetscMPIInt bx = DomainBlockOfTile(d, 0, cx / d->tile), by = DomainBlockOfTile(d, 1, cy / d->tile);
   return by * d->p[0] + bx;
+}
+
+/* This rank's block, local grid and storage order, from the cuts. */
+static PetscErrorCode DomainLayout(Domain *d)
+{
+  const PetscInt tile = d->tile;
+  PetscFunctionBeginUser;
+  for (int a = 0; a < 2; a++) {
+    d->t0[a] = d->cut[a][d->q[a]];
+    d->t1[a] = d->cut[a][d->q[a] + 1];
+    d->c0[a] = d->t0[a] * tile;
+    d->c1[a] = PetscMin(d->t1[a] * tile, d->nc[a]);
+    d->ln[a] = d->c1[a] - d->c0[a] + 2;
+  }
+  d->ncell = d->ln[0] * d->ln[1];
+  PetscCall(PetscFree(d->slot));
+  PetscCall(PetscMalloc1(d->ncell, &d->slot));
+  for (PetscInt k = 0; k < d->ncell; k++) d->slot[k] = -1;
+  {
+    PetscInt next = 0;
+    for (int colour = 0; colour < THRONG_NCOLOURS; colour++)
+      for (PetscInt ty = d->t0[1]; ty < d->t1[1]; ty++)
+        for (PetscInt tx = d->t0[0]; tx < d->t1[0]; tx++) {
+          if (DomainTileColour(tx, ty) != colour) continue;
+          for (PetscInt cy = ty * tile; cy < PetscMin((ty + 1) * tile, d->nc[1]); cy++)
+            for (PetscInt cx = tx * tile; cx < PetscMin((tx + 1) * tile, d->nc[0]); cx++) d->slot[DomainLocalCell(d, cx, cy)] = next++;
+        }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d)
@@ -92,28 +129,43 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
   PetscCheck(best < PETSC_MAX_REAL, comm, PETSC_ERR_USER_INPUT,
              "the domain is too small for %d ranks: its %" PetscInt_FMT " x %" PetscInt_FMT " cells make %" PetscInt_FMT " x %" PetscInt_FMT " tiles of %" PetscInt_FMT " cells, and every rank needs at least one whole tile. Use a larger -box, a smaller -tile, or fewer ranks",
              d->size, d->nc[0], d->nc[1], d->nt[0], d->nt[1], tile);
+  d->gridFixed = grid[0] || grid[1] ? PETSC_TRUE : PETSC_FALSE;
+  {
+    PetscInt  *cut[2];
+    PetscMPIInt p[2] = {d->p[0], d->p[1]};
+    d->p[0] = d->p[1] = 0; /* no grid yet */
+    PetscCall(PetscMalloc2(p[0] + 1, &cut[0], p[1] + 1, &cut[1]));
+    for (int a = 0; a < 2; a++) /* even cuts to start with; balance.c may move them */
+      for (PetscMPIInt b = 0; b <= p[a]; b++) cut[a][b] = BlockStart(d->nt[a], p[a], b);
+    PetscCall(DomainSetGrid(d, p, cut[0], cut[1]));
+    PetscCall(PetscFree2(cut[0], cut[1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
+{
+  const PetscInt *c[2] = {cx, cy};
+  PetscFunctionBeginUser;
+  PetscCheck(p[0] * p[1] == d->size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a %d x %d grid for %d ranks", p[0], p[1], d->size);
+  for (int a = 0; a < 2; a++) {
+    PetscCheck(c[a][0] == 0 && c[a][p[a]] == d->nt[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "cuts must span the %" PetscInt_FMT " tiles", d->nt[a]);
+    for (PetscMPIInt b = 0; b < p[a]; b++) PetscCheck(c[a][b + 1] > c[a][b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "cuts must give every block at least one tile");
+  }
+  if (p[0] == d->p[0] && p[1] == d->p[1]) { /* the same neighbours: only the borders move */
+    for (int a = 0; a < 2; a++) PetscCall(PetscArraycpy(d->cut[a], c[a], p[a] + 1));
+    PetscCall(DomainLayout(d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (int a = 0; a < 2; a++) {
+    d->p[a] = p[a];
+    PetscCall(PetscFree(d->cut[a]));
+    PetscCall(PetscMalloc1(p[a] + 1, &d->cut[a]));
+    PetscCall(PetscArraycpy(d->cut[a], c[a], p[a] + 1));
+  }
   d->q[0] = d->rank % d->p[0];
   d->q[1] = d->rank / d->p[0];
-  for (int a = 0; a < 2; a++) {
-    d->t0[a] = BlockStart(d->nt[a], d->p[a], d->q[a]);
-    d->t1[a] = BlockStart(d->nt[a], d->p[a], d->q[a] + 1);
-    d->c0[a] = d->t0[a] * tile;
-    d->c1[a] = PetscMin(d->t1[a] * tile, d->nc[a]);
-    d->ln[a] = d->c1[a] - d->c0[a] + 2;
-  }
-  d->ncell = d->ln[0] * d->ln[1];
-  PetscCall(PetscMalloc1(d->ncell, &d->slot));
-  for (PetscInt k = 0; k < d->ncell; k++) d->slot[k] = -1;
-  {
-    PetscInt next = 0;
-    for (int colour = 0; colour < THRONG_NCOLOURS; colour++)
-      for (PetscInt ty = d->t0[1]; ty < d->t1[1]; ty++)
-        for (PetscInt tx = d->t0[0]; tx < d->t1[0]; tx++) {
-          if (DomainTileColour(tx, ty) != colour) continue;
-          for (PetscInt cy = ty * tile; cy < PetscMin((ty + 1) * tile, d->nc[1]); cy++)
-            for (PetscInt cx = tx * tile; cx < PetscMin((tx + 1) * tile, d->nc[0]); cx++) d->slot[DomainLocalCell(d, cx, cy)] = next++;
-        }
-  }
+  PetscCall(DomainLayout(d));
 
   /* The 8-neighbourhood, in a fixed direction order. */
   d->nnbr = 0;
@@ -126,10 +178,11 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
       d->nbrDir[d->nnbr][1] = dy;
       d->nnbr++;
     }
+  if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
   /* MPI_UNWEIGHTED is a sentinel address that GCC mistakes for a zero-length array. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overread"
-  PetscCallMPI(MPI_Dist_graph_create_adjacent(comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
+  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
 #pragma GCC diagnostic pop
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -139,5 +192,7 @@ PetscErrorCode DomainDestroy(Domain *d)
   PetscFunctionBeginUser;
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
   PetscCall(PetscFree(d->slot));
+  PetscCall(PetscFree(d->cut[0]));
+  PetscCall(PetscFree(d->cut[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,7 +84,8 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: restarted from '%s' at step %" PetscInt_FMT ", t = %g, %" PetscInt64_FMT " disks\n", prm.restart, s.step, (double)s.time, s.idPrint.n));
   } else PetscCall(SimCreate(comm, &prm, &s));
   if (!prm.quiet)
-    PetscCall(PetscPrintf(comm, "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g\n", size, s.dom.p[0], s.dom.p[1], s.dom.nc[0], s.dom.nc[1], (double)s.dom.w[0], (double)s.dom.w[1], prm.tile, (double)s.rmax, (double)prm.skin));
+    PetscCall(PetscPrintf(comm, "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g%s\n", size, s.dom.p[0], s.dom.p[1], s.dom.nc[0], s.dom.nc[1], (double)s.dom.w[0], (double)s.dom.w[1], prm.tile, (double)s.rmax, (double)prm.skin,
+                          size == 1 ? "" : (prm.balance > 0 ? "; load balancing on (-balance_threshold)" : "; load balancing off")));
   if (!prm.restart[0]) PetscCall(SimResolveInitialOverlaps(&s));
   const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE, chk = prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   H5MDWriter      w;
@@ -175,6 +176,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
       const PetscReal per = (PetscReal)size * (PetscReal)(s.step - step0);
       PetscCall(PetscPrintf(comm, "summary: halo: %.3g exchanges, %.4g bytes and %.3g messages sent per rank and step (means; rebins %" PetscInt_FMT ")\n", (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), s.rebins));
     }
+    PetscCall(BalanceReport(&s, output));
     PetscCall(CrowdFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));

@@ -45,6 +45,9 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->skin             = -1; /* default: 0.2 r_max */
   p->rebin            = 0.25;
   p->tile             = 16;
+  p->balance          = 1.2;
+  p->balanceInterval  = 10;
+  p->balanceCell      = 0.03;
   p->gamma            = 0.0;
   p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
   p->gravity[0]       = 0;
@@ -186,6 +189,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
     PetscCall(PetscOptionsIntArray("-rank_grid", "Ranks along x and y (default: the shortest halo)", NULL, p->grid, &ng, &gset));
     PetscCheck(!gset || ng == 2, comm, PETSC_ERR_USER_INPUT, "option -rank_grid needs 2 comma-separated numbers, got %" PetscInt_FMT, ng);
   }
+  PetscCall(PetscOptionsReal("-balance_threshold", "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); results are bitwise the same either way", NULL, p->balance, &p->balance, NULL));
+  PetscCall(PetscOptionsInt("-balance_interval", "Rebinnings between two attempts to repartition", NULL, p->balanceInterval, &p->balanceInterval, NULL));
+  PetscCall(PetscOptionsReal("-balance_cell_weight", "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", NULL, p->balanceCell, &p->balanceCell, NULL));
   PetscCall(PetscOptionsEList("-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10), edmd (event-driven elastic hard disks, seed 003; -dt is then the reporting interval)", NULL, SolverKinds, 5, SolverKinds[p->solver], &nsolver, NULL));
   PetscCall(PetscOptionsReal("-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", NULL, p->rtol, &p->rtol, NULL));
   PetscCall(PetscOptionsReal("-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", NULL, p->atol, &p->atol, NULL));
@@ -287,6 +293,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)", (double)p->poly);
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0", (double)p->dt);
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
+  PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT, "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
+  PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT, "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)", (double)p->balanceCell);
+  PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0", p->balanceInterval);
   PetscCheck(p->tile >= 2, comm, PETSC_ERR_USER_INPUT, "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
   PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]", (double)p->rebin);
   PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);

@@ -93,9 +93,13 @@ PetscErrorCode PBDSweep(Sim *s)
 
   PetscFunctionBeginUser;
   for (int colour = 0; colour < THRONG_NCOLOURS; colour++) {
+    PetscLogDouble b0, b1;
     PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
+    PetscCall(PetscTime(&b0));
     for (PetscInt ty = d->t0[1] + ((d->t0[1] & 1) != (colour >> 1)); ty < d->t1[1]; ty += 2)
       for (PetscInt tx = d->t0[0] + ((d->t0[0] & 1) != (colour & 1)); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
+    PetscCall(PetscTime(&b1));
+    s->bal.busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
     if (d->size > 1) {
       PetscCall(HaloReverse(d, &s->P, &s->halo));
@@ -132,8 +136,12 @@ PetscErrorCode PBDPredict(Sim *s)
   PetscFunctionBeginUser;
   /* Prediction, fused with the displacement check: d2[0] is where the last sweep left
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
+  PetscLogDouble b0, b1;
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  PetscCall(PetscTime(&b0));
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  PetscCall(PetscTime(&b1));
+  s->bal.busy += b1 - b0;
   d2[2] = s->control; /* requests (signals, wall clock) ride on the same reduction */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
   s->control = d2[2];

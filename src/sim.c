@@ -2,7 +2,8 @@
  *
  * SimCreate builds, in order: the decomposition (cells of edge 2 r_max + skin, tiles,
  * rank blocks), the disks (init.c, routed to their owners), the binning and the ghosts.
- * SimRebin is the "cells" phase of a step: migrate, bin, rebuild ghosts.
+ * SimRebin is the "cells" phase of a step: migrate, check the load balance (balance.c:
+ * it may move the block borders), bin, rebuild ghosts.
  * SimMaxOverlap measures the largest violation of any pair or wall constraint; it runs
  * over the candidate pairs of the current binning, which are all the pairs that can
  * overlap while the displacement check of pbd.c holds.                                  */
@@ -30,6 +31,7 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrIOFlush", cls, &THRONG_EV.ioFlush));
   PetscCall(PetscLogEventRegister("ThrPGSAssemble", cls, &THRONG_EV.pgsAssemble));
   PetscCall(PetscLogEventRegister("ThrPGSSolve", cls, &THRONG_EV.pgsSolve));
+  PetscCall(PetscLogEventRegister("ThrBalance", cls, &THRONG_EV.balance));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -54,6 +56,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->prm  = *prm;
   s->rmax = InitRadiusMax(prm);
+  s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(CellsCreate(&s->dom, &s->cells));
@@ -78,6 +81,7 @@ PetscErrorCode SimDestroy(Sim *s)
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
   PetscCall(PetscFree(s->wallMask));
+  PetscCall(PetscFree(s->bal.rec));
   PetscCall(WallsDestroy(&s->walls));
   PetscCall(DomainDestroy(&s->dom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -152,6 +156,7 @@ PetscErrorCode SimRebin(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(CrowdSensorsAdvance(s)); /* before migration separates agents from their marks */
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
+  PetscCall(SimBalance(s)); /* may move the block borders and the disks with them */
   PetscCall(SimCheckConservation(s));
   PetscCall(BinAndGhost(s, PETSC_FALSE));
   PetscCall(CrowdSensorsMark(s));

@@ -56,6 +56,9 @@ expect_error "need x0 < x1"                   -box 5,0,1,10
 expect_error "unknown option"                 -foo 3
 expect_error "unknown option"                 -n 100 -stesp 10
 expect_error "tiles must be at least 2"       -tile 1
+expect_error "must be 0 (off) or >= 1"       -balance_threshold 0.5
+expect_error "balance_cell_weight -1: must be in" -balance_cell_weight -1
+expect_error "balance_interval -3: must be >= 0" -balance_interval -3
 expect_error "cannot open config file"        -options_file_yaml "$dir/does-not-exist.yaml"
 expect_error "not a valid YAML"               -options_file_yaml "$dir/malformed.yaml"
 expect_error "unknown option"                 -options_file_yaml "$dir/unknown.yaml"

@@ -161,5 +161,20 @@ sys.exit(1 if bad or len([tt for tt in t if round(tt, 6) in want]) != 3 else 0)
 PY
 check "labyrinth: the ball missed P1, P2 or the target" $?
 
+# load balancing on the evacuation (jobs/balance.sh, 5000 steps of configs/evacuation-west.yaml
+# on 2 ranks): the same digest and exit records with and without, repartitions recorded in
+# PREFIX.balance.csv, and a lower mean work imbalance with balancing
+OUT="$out/bal" THRONG="$THRONG" MPIEXEC="$MPIEXEC" timeout 600 bash jobs/balance.sh 2 5000 >"$out/bal.log" 2>&1
+check "jobs/balance.sh exited with $?" $?
+cat "$out/bal.log"
+grep -q '^identical: state digest [0-9a-f]\{32\}' "$out/bal.log"; check "balance: results differ with and without balancing" $?
+! grep -q 'identical: state digest 0\{32\}' "$out/bal.log"; check "balance: the digest is of an empty hall (the test must stop mid-evacuation)" $?
+head -1 "$out/bal/on.balance.csv" | grep -q '^step,time,work_max_over_mean,disks_max_over_mean,busy_max_over_mean,repartitioned$'
+check "balance: PREFIX.balance.csv has not the documented columns" $?
+awk -F, 'NR > 1 { n++; r += $6 } END { exit !(n > 100 && r >= 1) }' "$out/bal/on.balance.csv"; check "balance: no repartition recorded in on.balance.csv" $?
+awk -F, 'NR > 1 { n++; r += $6 } END { exit !(n > 100 && r == 0) }' "$out/bal/off.balance.csv"; check "balance: a repartition recorded with balancing off" $?
+awk -F, 'FNR > 1 { s[FILENAME] += $3; n[FILENAME]++ } END { a = s[ARGV[1]] / n[ARGV[1]]; b = s[ARGV[2]] / n[ARGV[2]]; print "mean work imbalance without / with balancing:", a, b; exit !(b < 0.75 * a) }' "$out/bal/off.balance.csv" "$out/bal/on.balance.csv"
+check "balance: the mean work imbalance did not fall by a quarter" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -30,6 +30,8 @@ scenario() { # name, ranks list, options...
   done
 }
 
+# Every scenario runs with the load balancer at its default (-balance_threshold 1.2), so
+# the digests above also show that repartitioning leaves the trajectory bitwise alone.
 # A polydisperse crowd scattered over the box and pulled to a point near one corner with a
 # sideways field: every disk crosses several rank boundaries on its way.
 MIN_MOVED=3000
@@ -69,6 +71,36 @@ h5diff --delta=1e-6 "$out/pgs1.h5" "$out/tao2.h5" /particles/disks/position/valu
 check "pgs: TAO and projected Gauss-Seidel differ by more than 1e-6: $(tail -2 "$out/tao.diff")" $?
 ! cmp -s <(sed -n 's/^state-digest: //p' "$out/pgs.1.log") <(sed -n 's/^state-digest: //p' "$out/pgs.3.log") &&
   echo "pgs: digests differ between 1 and 3 ranks (expected), positions agree within 1e-6"
+
+# Load balancing (balance.c), off and on, against the 1-rank digest: it must repartition
+# when on, never when off, lower the mean work imbalance, and keep the digest.
+balanced() { # name, ranks, min repartitions, options...
+  local name=$1 np=$2 want=$3; shift 3
+  local ref log_off log_on
+  timeout 300 "$MPIEXEC" -n 1 "$THRONG" -quiet -output none "$@" >"$out/$name.ref.log" 2>&1
+  ref=$(sed -n 's/^state-digest: //p' "$out/$name.ref.log")
+  for thr in 0 1.05; do
+    log="$out/$name.$thr.log"
+    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation -balance_threshold "$thr" -balance_interval 1 "$@" >"$log" 2>&1
+    check "$name with -balance_threshold $thr on $np ranks exited with $?" $?
+    grep '^summary: balance' "$log"
+    [ -n "$ref" ] && [ "$(sed -n 's/^state-digest: //p' "$log")" = "$ref" ]
+    check "$name: digest with -balance_threshold $thr on $np ranks differs from 1 rank" $?
+  done
+  local r0 r1 w0 w1
+  r0=$(sed -n 's/.* \([0-9]*\) repartitions.*/\1/p' "$out/$name.0.log"); r1=$(sed -n 's/.* \([0-9]*\) repartitions.*/\1/p' "$out/$name.1.05.log")
+  w0=$(sed -n 's/.*imbalance .*: work \([0-9.]*\) .*/\1/p' "$out/$name.0.log"); w1=$(sed -n 's/.*imbalance .*: work \([0-9.]*\) .*/\1/p' "$out/$name.1.05.log")
+  [ "${r0:-x}" = 0 ]; check "$name: $r0 repartitions with balancing off" $?
+  [ "${r1:-0}" -ge "$want" ]; check "$name: $r1 repartitions with balancing on (want >= $want)" $?
+  awk -v a="${w0:-0}" -v b="${w1:-9}" 'BEGIN { exit !(b < 0.8 * a) }'; check "$name: mean work imbalance $w1 with balancing, not below 0.8 x $w0 without" $?
+  echo "$name: $np ranks, repartitions 0 / $r1, mean work imbalance $w0 / $w1"
+}
+balanced corner 4 3 -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 -attract_gamma 0.4 \
+  -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 300 -tile 2
+# a crowd in a narrow western stripe: the x cut cannot split it, so the grid turns to 1 x 2
+balanced stripe 2 1 -n 3000 -init uniform -box 0,0,100,100 -init_region 0,0,8,100 -attract_gamma 0 \
+  -gravity 0,-1 -dt 0.01 -steps 200 -tile 2
+grep -q "grid 1 x 2 at the end" "$out/stripe.1.05.log"; check "stripe: the balancer did not turn the grid to 1 x 2" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

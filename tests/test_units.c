@@ -1,4 +1,5 @@
-/* Unit tests: projections, tile colouring, cells, halo, migration and conservation. */
+/* Unit tests: projections, tile colouring, cells, halo, migration and conservation, and the
+   load balancer's partitions. */
 #include "testutil.h"
 #include <throng/project.h>
 #include <string.h>
@@ -159,6 +160,84 @@ static PetscErrorCode CheckHalo(Sim *s, const char *when)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Every cut of n columns into p strips of >= 1 column (as cut[0..p]), by recursion: the
+   smallest heaviest strip, over bands S (nb x n), for the brute-force check of Cut1D. */
+static PetscInt64 BruteBest(PetscInt n, PetscInt nb, const PetscInt64 *S, PetscInt p, PetscInt k, PetscInt pos, PetscInt64 sofar)
+{
+  PetscInt64 best = INT64_MAX;
+  if (k == p - 1) { /* the last strip takes the rest */
+    PetscInt64 w = sofar;
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt64 a = 0;
+      for (PetscInt t = pos; t < n; t++) a += S[b * n + t];
+      w = PetscMax(w, a);
+    }
+    return w;
+  }
+  for (PetscInt e = pos + 1; e <= n - (p - 1 - k); e++) {
+    PetscInt64 w = sofar;
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt64 a = 0;
+      for (PetscInt t = pos; t < e; t++) a += S[b * n + t];
+      w = PetscMax(w, a);
+    }
+    best = PetscMin(best, BruteBest(n, nb, S, p, k + 1, e, w));
+  }
+  return best;
+}
+
+/* The rectilinear partitioner: valid cuts, never worse than the even cuts, reported
+   heaviest block true, the optimum in one dimension (against every cut), and a load in
+   one corner moves the cuts towards it. */
+static PetscErrorCode TestBalance(void)
+{
+  unsigned seed = 11;
+  PetscFunctionBeginUser;
+  for (int k = 0; k < 300; k++) {
+    const PetscInt    nt[2] = {1 + (PetscInt)(12 * Rand(&seed)), 1 + (PetscInt)(9 * Rand(&seed))};
+    const PetscMPIInt p[2]  = {1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[0], 4)), 1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[1], 3))};
+    PetscInt64        W[12 * 9], heavy, even;
+    PetscInt          cx[5], cy[4];
+    const int         skew = k % 3; /* uniform, a hot corner, a hot stripe */
+    for (PetscInt ty = 0; ty < nt[1]; ty++)
+      for (PetscInt tx = 0; tx < nt[0]; tx++) {
+        PetscInt64 w = (PetscInt64)(10 * Rand(&seed));
+        if (skew == 1 && tx < nt[0] / 3 + 1 && ty < nt[1] / 2 + 1) w += 100;
+        if (skew == 2 && tx == nt[0] / 2) w += 300;
+        W[ty * nt[0] + tx] = Rand(&seed) < 0.2 ? 0 : w;
+      }
+    for (PetscMPIInt b = 0; b <= p[0]; b++) cx[b] = (b * nt[0]) / p[0];
+    for (PetscMPIInt b = 0; b <= p[1]; b++) cy[b] = (b * nt[1]) / p[1];
+    even = BalanceHeaviest(nt, W, p, cx, cy);
+    PetscCall(BalanceRectilinear(nt, W, p, cx, cy, &heavy));
+    PetscBool valid = cx[0] == 0 && cx[p[0]] == nt[0] && cy[0] == 0 && cy[p[1]] == nt[1] ? PETSC_TRUE : PETSC_FALSE;
+    for (PetscMPIInt b = 0; b < p[0]; b++) valid = valid && cx[b + 1] > cx[b];
+    for (PetscMPIInt b = 0; b < p[1]; b++) valid = valid && cy[b + 1] > cy[b];
+    CHECK(valid, "case %d: invalid cuts", k);
+    CHECK(heavy <= even, "case %d: heaviest block %lld, worse than the even cuts' %lld", k, (long long)heavy, (long long)even);
+    CHECK(heavy == BalanceHeaviest(nt, W, p, cx, cy), "case %d: reported heaviest %lld is not the cuts' %lld", k, (long long)heavy, (long long)BalanceHeaviest(nt, W, p, cx, cy));
+    if (p[1] == 1) { /* one band: the x cut alone, which must be the optimum */
+      PetscInt64 S[12];
+      for (PetscInt tx = 0; tx < nt[0]; tx++) {
+        S[tx] = 0;
+        for (PetscInt ty = 0; ty < nt[1]; ty++) S[tx] += W[ty * nt[0] + tx];
+      }
+      const PetscInt64 opt = BruteBest(nt[0], 1, S, p[0], 0, 0, 0);
+      CHECK(heavy == opt, "case %d: 1-D cut gives %lld, the best of all cuts is %lld", k, (long long)heavy, (long long)opt);
+    }
+  }
+  { /* 4 x 1 ranks over 16 columns, all the load in the first 4: one column each */
+    const PetscInt    nt[2] = {16, 2};
+    const PetscMPIInt p[2]  = {4, 1};
+    PetscInt64        W[32] = {0}, heavy;
+    PetscInt          cx[5] = {0, 4, 8, 12, 16}, cy[2] = {0, 2};
+    for (PetscInt tx = 0; tx < 4; tx++) W[tx] = W[16 + tx] = 50;
+    PetscCall(BalanceRectilinear(nt, W, p, cx, cy, &heavy));
+    CHECK(heavy == 100 && cx[1] == 1 && cx[2] == 2 && cx[3] == 3, "hot west: heaviest %lld, cuts %d %d %d (want 100; 1 2 3)", (long long)heavy, (int)cx[1], (int)cx[2], (int)cx[3]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestEngine(const char *opts)
 {
   Sim    s;
@@ -180,6 +259,7 @@ static PetscErrorCode TestEngine(const char *opts)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
     CHECK(size == 1 || moved > 0, "no disk migrated on %d ranks", size);
+    if (strstr(opts, "-balance_threshold 1.0")) CHECK(size == 1 || s.bal.repartitions > 0, "no repartition on %d ranks", size);
   }
   PetscCall(SimDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -191,8 +271,11 @@ int main(int argc, char **argv)
   PetscCall(SimRegisterEvents());
   TestProjections();
   PetscCall(TestColouring());
+  PetscCall(TestBalance());
   PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.5 -dt 0.02 -polydispersity 0.3 -tile 2"));
   PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 -init_region 0,0,60,50 -tile 3"));
+  /* a crowd pulled into one corner, repartitioned at every rebinning it can */
+  PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 -tile 2 -balance_threshold 1.01 -balance_interval 0"));
   int rc = TestFinish();
   PetscCall(PetscFinalize());
   return rc;

@@ -7,6 +7,7 @@ typedef struct {
   MPI_Comm    nbr;       /* distributed-graph communicator of the 8-neighbourhood      */
   PetscMPIInt rank, size;
   PetscMPIInt p[2];      /* ranks along x and y                                       */
+  PetscBool   gridFixed; /* -rank_grid given: the balancer keeps p                     */
   PetscMPIInt q[2];      /* this rank's block coordinates                             */
   PetscReal   lo[2], hi[2]; /* the decomposed box                                      */
   PetscReal   w[2];      /* cell widths                                               */
@@ -14,6 +15,7 @@ typedef struct {
   PetscInt    nc[2];     /* global number of cells                                    */
   PetscInt    tile;      /* tile edge in cells                                        */
   PetscInt    nt[2];     /* global number of tiles                                    */
+  PetscInt   *cut[2];    /* block b along axis a owns tiles [cut[a][b], cut[a][b+1])   */
   PetscInt    t0[2], t1[2]; /* owned tiles [t0, t1)                                    */
   PetscInt    c0[2], c1[2]; /* owned cells [c0, c1)                                    */
   PetscInt    ln[2];     /* local grid = owned cells + a ring of one ghost cell        */
@@ -28,6 +30,12 @@ typedef struct {
 /* grid: ranks along x and y, or {0, 0} to choose the grid with the shortest halo. */
 PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d);
 PetscErrorCode DomainDestroy(Domain *d);
+/* Make the rank grid p[0] x p[1] (p[0] p[1] = size) with block borders at the tile cuts
+   cx[0..p[0]], cy[0..p[1]] (0 = cx[0] < cx[1] < ... < cx[p[0]] = nt[0], the same on
+   every rank).  Collective when the grid changes (a new neighbour communicator); the
+   caller rebuilds what depends on the local grid or the neighbours (cells, wall mask,
+   halo, migrator) and moves the disks.                                              */
+PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy);
 
 /* Global cell of a point; points outside the box are clamped to the boundary cells
    (clamping never separates two points that are in neighbouring cells).               */

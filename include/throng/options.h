@@ -27,6 +27,10 @@ typedef struct {
                          /*   more than this fraction of the skin since the last binning */
   PetscInt   tile;       /* -tile: tile edge in cells (>= 2)                           */
   PetscInt   grid[2];    /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
+  PetscReal  balance;    /* -balance_threshold: repartition when the owned disks' max  */
+                         /*   over mean passes this (0: never; balance.c)               */
+  PetscInt   balanceInterval; /* -balance_interval: rebinnings between attempts         */
+  PetscReal  balanceCell; /* -balance_cell_weight: cost of a cell relative to a disk   */
   /* time stepper (solver.h) */
   SolverKind solver;     /* -solver pbd|pngs|penalty|pgs                               */
   PetscReal  rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */

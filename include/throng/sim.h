@@ -12,6 +12,7 @@
 #include <throng/idorder.h>
 #include <throng/solver.h>
 #include <throng/crowd.h>
+#include <throng/balance.h>
 
 typedef struct {
   Params    prm;
@@ -34,6 +35,7 @@ typedef struct {
   PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats sol;
   Crowd       crowd;         /* -geometry: walkable area, eikonal field, exits        */
+  Balance     bal;           /* load checks and repartitions (balance.c)              */
 } Sim;
 
 /* Collective. Sets up everything from prm and creates the initial disks. */
@@ -50,6 +52,11 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* Conservation check (no-op unless -check_conservation). Collective. */
 PetscErrorCode SimCheckConservation(Sim *s);
 PetscErrorCode SimRegisterEvents(void);
+/* balance.c: at a rebinning, after migration: measure the imbalance, and repartition
+   (new cuts, disks routed to their new owners) when -balance_threshold says so.
+   Collective.  BalanceReport: the summary line, and PREFIX.balance.csv if writeFile. */
+PetscErrorCode SimBalance(Sim *s);
+PetscErrorCode BalanceReport(Sim *s, PetscBool writeFile);
 /* Initial overlaps beyond -init_overlap_tol: an error, or projected away by sweeps
    (-init_overlap project), as the options say. Collective. */
 PetscErrorCode SimResolveInitialOverlaps(Sim *s);

@@ -26,9 +26,10 @@ static inline PetscErrorCode ThrongGrow(void *a, size_t size, PetscInt n, PetscI
 /* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
    ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
-   phases (linearisation and PETSc assembly; the dual solve). */
+   phases (linearisation and PETSc assembly; the dual solve); balance is the load check
+   and, when it repartitions, the new cuts and the routing of the disks (balance.c). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve, balance;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;
