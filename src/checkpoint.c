@@ -49,6 +49,10 @@ static PetscErrorCode PhysicsString(const Params *p, char *buf, size_t len)
     PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : " gravity_schedule=", (double)p->sched[k]));
     PetscCall(PetscStrlcat(buf, more, len));
   }
+  if (p->noise > 0) { /* the noise's draws follow the seed */
+    PetscCall(PetscSNPrintf(more, sizeof(more), " noise=%.17g seed=%lld", (double)p->noise, (long long)p->seed));
+    PetscCall(PetscStrlcat(buf, more, len));
+  }
   if (p->solver != SOLVER_PBD) { /* another time stepper, another trajectory */
     PetscCall(PetscSNPrintf(more, sizeof(more), " solver=%s", SolverKinds[p->solver]));
     PetscCall(PetscStrlcat(buf, more, len));
@@ -131,7 +135,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   PetscCall(CrowdCheckpointWrite(s, grp, dxpl));
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));
-  PetscCallHDF5(comm, H5Fclose(file));
+  PetscCallHDF5Agree(comm, H5Fclose(file), "closing the checkpoint");
   PetscCallMPI(MPI_Barrier(comm));
   if (!rank) ok = rename(tmp, path) == 0;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));

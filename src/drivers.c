@@ -8,8 +8,46 @@
  *
  * Every term depends on the disk's own state only, and the same code runs on owners and
  * on ghosts: a rank predicts its ghosts itself, bit-identically to their owners, and
- * saves a halo exchange per step.                                                       */
+ * saves a halo exchange per step.
+ *
+ * Brownian noise (-noise D) is such a term: f_i = sqrt(2 D / h) xi_i, so the prediction
+ * moves a free disk by sqrt(2 D h) xi_i, xi_i ~ N(0, I), and the projections make it
+ * reflected Brownian motion of hard disks (mean squared displacement 4 D t while free).
+ * xi_i is a function of (-seed, id, step) alone (Philox-4x32-10 and Box-Muller), so
+ * owners and ghosts agree bit for bit, and so do runs on any number of ranks and
+ * restarted runs.                                                                       */
 #include <throng/drivers.h>
+#include <Random123/philox.h>
+
+void DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2])
+{
+  const uint64_t   s = (uint64_t)step;
+  philox4x32_ctr_t c = {
+    {(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), (uint32_t)(0x6u | ((s >> 32) << 8)), (uint32_t)s}
+  };
+  philox4x32_key_t k = {
+    {(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}
+  };
+  philox4x32_ctr_t r  = philox4x32(c, k);
+  const double     u0 = (double)((((uint64_t)r.v[0] << 32) | r.v[1]) >> 11) * 0x1.0p-53, u1 = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;
+  const double     rad = sqrt(-2 * log(1 - u0)), ang = 2 * PETSC_PI * u1;
+  g[0]                 = (PetscReal)(rad * cos(ang));
+  g[1]                 = (PetscReal)(rad * sin(ang));
+}
+
+static PetscErrorCode NoiseAdd(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
+{
+  const Driver   *drv = (const Driver *)t->ctx;
+  const PetscReal a   = PetscSqrtReal(2 * drv->noise / drv->h);
+  (void)x, (void)y;
+  for (PetscInt i = 0; i < m; i++) {
+    PetscReal g[2];
+    DriverNoise(drv->seed, id[i], drv->step, g);
+    fx[i] += a * g[0];
+    fy[i] += a * g[1];
+  }
+  return PETSC_SUCCESS;
+}
 
 PetscErrorCode DriverSetUp(const Params *prm, Driver *drv)
 {
@@ -20,6 +58,12 @@ PetscErrorCode DriverSetUp(const Params *prm, Driver *drv)
   drv->c[1]  = prm->center[1];
   drv->g[0]  = prm->gravity[0];
   drv->g[1]  = prm->gravity[1];
+  drv->noise = prm->noise;
+  drv->seed  = prm->seed;
+  if (drv->noise > 0) {
+    const DriverTerm t = {"noise", NoiseAdd, drv};
+    PetscCall(DriverAddTerm(drv, &t));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -53,6 +97,7 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
   const PetscReal *ex, *ey;
 
   PetscFunctionBeginUser;
+  drv->h = h;
   if (drv->nterm) {
     if (m > drv->cap) {
       PetscCall(PetscFree2(drv->fx, drv->fy));

@@ -350,7 +350,7 @@ PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
     PetscCallHDF5(comm, H5Sselect_none(fs));
     PetscCallHDF5(comm, H5Sselect_none(ms));
   }
-  PetscCallHDF5(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf));
+  PetscCallHDF5Agree(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf), "writing a dataset");
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
   PetscCall(PetscLogEventEnd(THRONG_EV.ioWrite, 0, 0, 0, 0));
@@ -474,7 +474,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
         PetscCallHDF5(comm, H5Sselect_none(fs));
         PetscCallHDF5(comm, H5Sselect_none(ms));
       }
-      PetscCallHDF5(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]));
+      PetscCallHDF5Agree(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]), "writing a time series");
       PetscCallHDF5(comm, H5Sclose(ms));
       PetscCallHDF5(comm, H5Sclose(fs));
     }
@@ -493,7 +493,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     PetscCallMPI(MPI_Bcast(&flush, 1, MPI_INT, 0, comm));
     if (flush) {
       PetscCall(PetscLogEventBegin(THRONG_EV.ioFlush, 0, 0, 0, 0));
-      PetscCallHDF5(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL));
+      PetscCallHDF5Agree(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL), "flushing the snapshot file");
       w->flushed   = w->frames;
       w->lastFlush = now;
       PetscCall(WriteXdmf(w));
@@ -534,7 +534,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->time));
   PetscCallHDF5(comm, H5Dclose(w->count));
   PetscCallHDF5(comm, H5Pclose(w->dxpl));
-  PetscCallHDF5(comm, H5Fclose(w->file));
+  PetscCallHDF5Agree(comm, H5Fclose(w->file), "closing the snapshot file");
   w->file    = 0;
   w->flushed = w->frames;
   PetscCall(WriteXdmf(w));

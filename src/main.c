@@ -60,6 +60,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(PetscOptionsHasHelp(NULL, &help_));
   if (help_) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckUnusedOptions(comm));
+  PetscCall(OutputPreflight(comm, &prm)); /* before any work: the files must fit */
   PetscCallMPI(MPI_Comm_size(comm, &size));
 
   if (prm.solver == SOLVER_EDMD) { /* event-driven hard disks: a loop of its own */

@@ -217,6 +217,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
   PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
+  PetscCall(PetscOptionsReal("-noise", "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate", NULL, p->noise, &p->noise, NULL));
   if (!set && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
   nh = 3 * 16;
   PetscCall(PetscOptionsRealArray("-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", NULL, p->sched, &nh, &set));
@@ -293,6 +294,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)", (double)p->poly);
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0", (double)p->dt);
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
+  PetscCheck(p->noise >= 0 && p->noise < 1e300, comm, PETSC_ERR_USER_INPUT, "-noise %.6g: the diffusion coefficient must be >= 0 and finite", (double)p->noise);
+  PetscCheck(!(p->noise > 0 && p->solver == SOLVER_EDMD), comm, PETSC_ERR_USER_INPUT, "-noise is a term of the time-stepped dynamics; -solver edmd has none");
   PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT, "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
   PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT, "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)", (double)p->balanceCell);
   PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0", p->balanceInterval);

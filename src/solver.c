@@ -27,6 +27,7 @@ PetscErrorCode SolverStep(Sim *s)
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < s->prm.nsched; k++) /* the field of a piecewise-constant schedule */
     if (s->time >= s->prm.sched[3 * k]) s->drv.g[0] = s->prm.sched[3 * k + 1], s->drv.g[1] = s->prm.sched[3 * k + 2];
+  s->drv.step = s->step; /* the noise's draw of this step */
   switch (s->prm.solver) {
   case SOLVER_PBD:
     PetscCall(PBDStep(s));

@@ -59,6 +59,10 @@ expect_error "tiles must be at least 2"       -tile 1
 expect_error "must be 0 (off) or >= 1"       -balance_threshold 0.5
 expect_error "balance_cell_weight -1: must be in" -balance_cell_weight -1
 expect_error "balance_interval -3: must be >= 0" -balance_interval -3
+expect_error "cannot write in the directory '/etc/passwd' of -output" -output /etc/passwd/x
+expect_error "cannot write in the directory '$dir/missing' of -checkpoint" -output "$dir/ok" -checkpoint "$dir/missing/c.chk.h5"
+expect_error "MB free, but the run will write at least" -n 1000 -steps 1000000000 -output_every 1 -output "$dir/huge"
+expect_error "diffusion coefficient must be >= 0" -noise -1
 expect_error "cannot open config file"        -options_file_yaml "$dir/does-not-exist.yaml"
 expect_error "not a valid YAML"               -options_file_yaml "$dir/malformed.yaml"
 expect_error "unknown option"                 -options_file_yaml "$dir/unknown.yaml"

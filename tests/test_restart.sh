@@ -3,6 +3,8 @@
 #  1. snapshots of a 1-rank and a 4-rank run: h5diff finds no difference in /particles;
 #  2. a run killed with kill -9 after a checkpoint and restarted on another rank count
 #     ends with the straight run's state-digest and the same final snapshot (h5diff);
+#     kill -9 of one rank mid-run ends the whole job within 60 s, and a restart from the
+#     last checkpoint ends with the straight run's digest;
 #  3. SIGTERM: checkpoint, clean stop (exit 143), restart: same digest;
 #  4. truncated, foreign, other-version and missing restart files: one clear error.
 #   test_restart.sh path/to/throng path/to/mpiexec path/to/chk_set_version
@@ -48,6 +50,28 @@ if grep -q '^state-digest' killed.log; then bad "the run finished before it coul
 run 3 restarted.log $O -steps $S -output_every 0 -output "$dir/killed" -restart killed.chk.h5 || bad "restart failed: $(head -2 restarted.log)"
 [ -n "$ref" ] && [ "$(digest restarted.log)" = "$ref" ] && ok || bad "restart after kill -9: digest $(digest restarted.log) != $ref"
 h5diff -q straight.h5 killed.h5 /particles/disks/position/value >/dev/null 2>&1 && ok || bad "final snapshot after restart differs (h5diff)"
+
+# 2b. kill -9 of ONE rank mid-run: the whole job ends (no hang: mpirun aborts the other
+#     rank), and a restart from the last checkpoint gives the straight run's digest
+"$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $O -steps $S -output_every 0 -output "$dir/one" -checkpoint_every 100 >one.log 2>&1 &
+mp=$!
+for i in $(seq 1 600); do [ -f one.chk.h5 ] && break; sleep 0.05; done
+sleep 0.3
+victim=""
+for p in $(pgrep -f "$dir/one"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = throng ] && { victim=$p; break; }; done
+[ -n "$victim" ] && kill -9 "$victim"
+t0=$(date +%s)
+( sleep 60; kill -9 $mp 2>/dev/null ) & watchdog=$!
+wait $mp; rc=$?
+kill $watchdog 2>/dev/null; wait $watchdog 2>/dev/null
+t1=$(date +%s)
+left=0
+for p in $(pgrep -f "$dir/one"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = throng ] && left=$((left + 1)); done
+if [ -n "$victim" ] && [ $rc -ne 0 ] && [ $((t1 - t0)) -lt 60 ] && [ $left -eq 0 ] && ! grep -q '^state-digest' one.log; then ok
+else bad "kill -9 of one rank (pid ${victim:-none}): mpirun exit $rc after $((t1 - t0)) s, $left ranks left running"; fi
+echo "kill -9 of one rank: the job ended after $((t1 - t0)) s with exit $rc"
+run 2 onerest.log $O -steps $S -output_every 0 -output "$dir/one" -restart one.chk.h5 || bad "restart after killing one rank failed: $(head -2 onerest.log)"
+[ -n "$ref" ] && [ "$(digest onerest.log)" = "$ref" ] && ok || bad "restart after kill -9 of one rank: digest $(digest onerest.log) != $ref"
 
 # 3. SIGTERM: checkpoint and stop, then restart on 1 rank
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/termed" >termed.log 2>&1 &

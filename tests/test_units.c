@@ -1,5 +1,5 @@
-/* Unit tests: projections, tile colouring, cells, halo, migration and conservation, and the
-   load balancer's partitions. */
+/* Unit tests: projections, tile colouring, cells, halo, migration and conservation, the
+   load balancer's partitions, Brownian noise. */
 #include "testutil.h"
 #include <throng/project.h>
 #include <string.h>
@@ -238,6 +238,50 @@ static PetscErrorCode TestBalance(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Brownian noise: the draws are standard normal (mean, variance, fourth moment over 2e5
+   pairs), a function of (seed, id, step) alone, and the prediction of a free disk moves
+   it by sqrt(2 D h) xi. */
+static PetscErrorCode TestNoise(void)
+{
+  const PetscInt n = 200000;
+  double         m1 = 0, m2 = 0, m4 = 0, c = 0;
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal g[2], h[2];
+    DriverNoise(7, i, 12345, g);
+    DriverNoise(7, i, 12346, h);
+    for (int k = 0; k < 2; k++) m1 += g[k], m2 += g[k] * g[k], m4 += g[k] * g[k] * g[k] * g[k], c += g[k] * h[k];
+  }
+  m1 /= 2.0 * n, m2 /= 2.0 * n, m4 /= 2.0 * n, c /= 2.0 * n;
+  const double se = 1 / sqrt(2.0 * n); /* standard error of a mean of unit variance */
+  CHECK(fabs(m1) < 4 * se, "noise mean %g (4 sigma: %g)", m1, 4 * se);
+  CHECK(fabs(m2 - 1) < 4 * sqrt(2.0) * se, "noise variance %g", m2);
+  CHECK(fabs(m4 - 3) < 4 * sqrt(96.0) * se, "noise fourth moment %g (normal: 3)", m4);
+  CHECK(fabs(c) < 4 * se, "draws of consecutive steps correlate: %g", c);
+  {
+    PetscReal a[2], b[2], d[2];
+    DriverNoise(7, 5, 9, a);
+    DriverNoise(7, 5, 9, b);
+    DriverNoise(8, 5, 9, d);
+    CHECK(a[0] == b[0] && a[1] == b[1] && (a[0] != d[0] || a[1] != d[1]), "noise is not a function of (seed, id, step)");
+  }
+  { /* the prediction: x += sqrt(2 D h) xi for a free disk */
+    Params     prm;
+    Driver     drv;
+    PetscReal  x[3] = {1, 2, 3}, y[3] = {4, 5, 6}, xb[3] = {1, 2, 3}, yb[3] = {4, 5, 6}, d2[2], g[2];
+    PetscInt64 id[3] = {0, 1, 2};
+    PetscCall(ParamsSetDefaults(&prm));
+    prm.noise = 0.3, prm.seed = 11, prm.gamma = 0, prm.gravity[0] = prm.gravity[1] = 0;
+    PetscCall(DriverSetUp(&prm, &drv));
+    drv.step = 41;
+    PetscCall(DriverPredict(&drv, 0.01, 3, x, y, id, 3, xb, yb, d2));
+    DriverNoise(11, 2, 41, g);
+    CHECK(fabs(x[2] - 3 - sqrt(2 * 0.3 * 0.01) * g[0]) < 1e-14 && fabs(y[2] - 6 - sqrt(2 * 0.3 * 0.01) * g[1]) < 1e-14, "noise prediction: moved by (%g, %g), want sqrt(2 D h) xi", x[2] - 3, y[2] - 6);
+    PetscCall(DriverDestroy(&drv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestEngine(const char *opts)
 {
   Sim    s;
@@ -272,6 +316,7 @@ int main(int argc, char **argv)
   TestProjections();
   PetscCall(TestColouring());
   PetscCall(TestBalance());
+  PetscCall(TestNoise());
   PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.5 -dt 0.02 -polydispersity 0.3 -tile 2"));
   PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 -init_region 0,0,60,50 -tile 3"));
   /* a crowd pulled into one corner, repartitioned at every rebinning it can */

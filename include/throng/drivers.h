@@ -19,11 +19,18 @@ typedef struct {
   DriverTerm term[THRONG_MAX_DRIVER_TERMS];
   PetscReal *fx, *fy;           /* scratch for the further terms                      */
   PetscInt   cap;
+  /* Brownian noise (-noise D): the prediction adds sqrt(2 D h) xi, xi ~ N(0, I) drawn
+     from Philox keyed by (-seed, id, step): the same on an owner and its ghosts, on any
+     rank count, and after a restart.  The stepper sets step before each prediction.   */
+  PetscReal  noise, h;
+  PetscInt64 seed, step;
 } Driver;
 
 PetscErrorCode DriverSetUp(const Params *prm, Driver *drv);
 PetscErrorCode DriverDestroy(Driver *drv);
 PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t);
+/* The standard normal pair of disk id at step (the noise term's draw). */
+void           DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2]);
 /* Explicit Euler prediction q <- q + h f(q), in place, for disks [0, m). Not collective.
    For the first nown disks it also returns, fused into the same pass, the largest squared
    distance from (xb, yb) before (d2[0]) and after (d2[1]) the prediction.              */

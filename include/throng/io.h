@@ -11,6 +11,16 @@
     if ((expr) < 0) SETERRQ((comm), PETSC_ERR_LIB, "HDF5 call failed: %s", #expr); \
   } while (0)
 
+/* A collective HDF5 call whose failure may be one rank's alone (a write that meets a full
+   disk): the ranks agree on failure by a reduction, so that all of them stop with one
+   message instead of one rank leaving the others in the next collective.             */
+#define PetscCallHDF5Agree(comm, expr, what) \
+  do { \
+    int bad_ = (expr) < 0 ? 1 : 0, any_ = 0; \
+    PetscCallMPI(MPI_Allreduce(&bad_, &any_, 1, MPI_INT, MPI_MAX, (comm))); \
+    PetscCheck(!any_, (comm), PETSC_ERR_FILE_WRITE, "%s failed (disk full, quota exceeded, or the file system went away?)", (what)); \
+  } while (0)
+
 typedef struct {
   MPI_Comm   comm;
   hid_t      file, dxpl;
@@ -62,3 +72,8 @@ PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, con
 PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start, const hsize_t *cnt, const void *buf);
 /* An attribute of n values of type (n = 0: a scalar). Collective. */
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);
+
+/* preflight.c: before the run, rank 0 checks that the directories of -output and
+   -checkpoint accept a file and hold at least what the run will write; one collective
+   error otherwise. */
+PetscErrorCode OutputPreflight(MPI_Comm comm, const Params *prm);

@@ -61,6 +61,7 @@ typedef struct {
   PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal  center[2];  /* -attract_center cx,cy                                      */
   PetscReal  gravity[2]; /* -gravity gx,gy: constant field                             */
+  PetscReal  noise;      /* -noise D: Brownian displacements sqrt(2 D h) xi per step   */
   /* initial condition */
   InitKind      init;       /* -init lattice|jitter|uniform|file                      */
   char          initFile[PETSC_MAX_PATH_LEN]; /* -init_file: lines "x y [r]"            */
