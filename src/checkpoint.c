@@ -223,11 +223,23 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   PetscCheck(!strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT, "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s", path, phys, mine);
   PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT, "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
 
+  { /* n must be the length of the datasets before it sizes any allocation */
+    hid_t   ds = H5Lexists(grp, "id", H5P_DEFAULT) > 0 ? H5Dopen2(grp, "id", H5P_DEFAULT) : -1, fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    hsize_t dims = 0;
+    fail = !(fs >= 0 && H5Sget_simple_extent_ndims(fs) == 1 && H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 && dims == (hsize_t)n) ? PETSC_TRUE : PETSC_FALSE;
+    if (fs >= 0) H5Sclose(fs);
+    if (ds >= 0) H5Dclose(ds);
+    PetscCall(Agree(comm, fail && n > 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
+    PetscCheck(!fail, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset 'id' is missing or does not hold the n = %lld disks of its attribute (damaged?)", path, n);
+  }
+
   /* this rank's block of rows */
   const PetscInt64 lo = (PetscInt64)n * rank / size, hi = (PetscInt64)n * (rank + 1) / size;
   const PetscInt   m  = (PetscInt)(hi - lo);
   PetscReal       *col;
   long long       *ids;
+  const char      *bad = NULL;
+  PetscErrorCode   ierr;
   PetscCall(PetscMalloc3(m + 1, &recs, m + 1, &col, m + 1, &ids));
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
   for (int k = -1; k < 5 && n > 0; k++) {
@@ -245,7 +257,10 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
     if (fs >= 0) H5Sclose(fs);
     if (ds >= 0) H5Dclose(ds);
     PetscCall(Agree(comm, e < 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
-    PetscCheck(!fail, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path, nm);
+    if (fail) {
+      bad = nm;
+      break;
+    }
     for (PetscInt i = 0; i < m; i++) {
       if (k < 0) recs[i].id = (PetscInt64)ids[i];
       else if (k == 0) recs[i].x = col[i];
@@ -256,14 +271,18 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
     }
   }
   H5Pclose(dxpl);
-  PetscCall(CrowdCheckpointRead(s, grp, path));
+  ierr = bad ? PETSC_SUCCESS : CrowdCheckpointRead(s, grp, path);
   H5Gclose(grp);
   H5Fclose(file);
+  if (bad || ierr) PetscCall(PetscFree3(recs, col, ids)); /* nothing kept from a bad file */
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path, bad);
+  PetscCall(ierr);
   { /* sanity of the values: finite, inside the box, positive radii */
-    PetscBool bad = PETSC_FALSE;
+    PetscBool invalid = PETSC_FALSE;
     for (PetscInt i = 0; i < m; i++)
-      if (!(recs[i].r > 0) || recs[i].r > s->rmax * (1 + 1e-12) || recs[i].x != recs[i].x || recs[i].y != recs[i].y || recs[i].xb != recs[i].xb || recs[i].yb != recs[i].yb || recs[i].id < 0) bad = PETSC_TRUE;
-    PetscCall(Agree(comm, bad, &fail));
+      if (!(recs[i].r > 0) || recs[i].r > s->rmax * (1 + 1e-12) || recs[i].x != recs[i].x || recs[i].y != recs[i].y || recs[i].xb != recs[i].xb || recs[i].yb != recs[i].yb || recs[i].id < 0) invalid = PETSC_TRUE;
+    PetscCall(Agree(comm, invalid, &fail));
+    if (fail) PetscCall(PetscFree3(recs, col, ids));
     PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds invalid values (NaN positions, negative ids, or radii <= 0 or larger than this run's -radius and -polydispersity allow)", path);
   }
   PetscCall(SimRestore(s, m, recs, step, time));

@@ -180,10 +180,14 @@ PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *
     }
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
   /* MPI_UNWEIGHTED is a sentinel address that GCC mistakes for a zero-length array. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overread"
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC diagnostic push
+  #pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
   PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
-#pragma GCC diagnostic pop
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC diagnostic pop
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

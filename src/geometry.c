@@ -86,6 +86,15 @@ static const char *BuiltinVenue = "# The default job's venue: a hall of 80 m x 5
                                   "exit LINESTRING (80 11.3, 80 13.7)\n"
                                   "exit LINESTRING (80 36.3, 80 38.7)\n";
 
+/* GEOS's name of a geometry's type, copied into buf (GEOS's string is freed). */
+static const char *TypeName(GEOSContextHandle_t h, const GEOSGeometry *geom, char *buf, size_t len)
+{
+  char *t = GEOSGeomType_r(h, geom);
+  snprintf(buf, len, "%s", t ? t : "?");
+  if (t) GEOSFree_r(h, t);
+  return buf;
+}
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, err[700] = "";
@@ -146,9 +155,10 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
         break;
       }
       const int t = GEOSGeomTypeId_r(h, geom);
+      char      tname[64];
       if (isWalk) {
         if (walk) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a second 'walkable' line (give one POLYGON or MULTIPOLYGON)", lineno));
-        else if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'walkable' needs a POLYGON or MULTIPOLYGON, got %s", lineno, GEOSGeomType_r(h, geom)));
+        else if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'walkable' needs a POLYGON or MULTIPOLYGON, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
         else if (GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is empty", lineno));
         else if (GEOSisValid_r(h, geom) != 1) {
           char *why = GEOSisValidReason_r(h, geom);
@@ -160,7 +170,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           PetscCall(PetscStrallocpy(line + 8, &g->walkWKT));
         }
       } else if (isSensor) {
-        if (t != GEOS_LINESTRING || GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'sensor' needs a non-empty LINESTRING, got %s", lineno, GEOSGeomType_r(h, geom)));
+        if (t != GEOS_LINESTRING || GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'sensor' needs a non-empty LINESTRING, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
         else if (g->nsensors == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 sensors", lineno));
         else {
           const PetscInt before = g->nsensor;
@@ -169,7 +179,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           else g->nsensors++;
         }
       } else {
-        if (t != GEOS_LINESTRING) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno, GEOSGeomType_r(h, geom)));
+        if (t != GEOS_LINESTRING) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
         else if (nex == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 exits", lineno));
         else {
           exits[nex++] = geom;
@@ -237,6 +247,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GEOSWKTReader_destroy_r(h, rd);
   GEOS_finish_r(h);
   PetscCall(PetscFree(text));
+  if (err[0]) PetscCall(GeometryDestroy(g)); /* what was read before the error (fuzzing found the leak) */
   PetscCheck(!err[0], comm, PETSC_ERR_USER_INPUT, "-geometry '%s': %s", path, err);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

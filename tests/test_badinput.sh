@@ -24,21 +24,28 @@ printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4,
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor LINESTRING (5 5, 5 5)\n' > "$dir/zerosensor.wkt"
 printf 'walkable MULTIPOLYGON (((0 0, 4 0, 4 10, 0 10, 0 0)), ((6 0, 10 0, 10 10, 6 10, 6 0)))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/closed.wkt"
 
+# Each case runs in the background, two at a time (the runs are short and mostly wait on
+# MPI's start-up); its verdict goes to a file, counted at the end.
+k=0
+one_case() { # case number, ranks, expected message fragment, throng options...
+  local kk=$1 np=$2 want=$3; shift 3
+  local log="$dir/log.$kk.$np" rc
+  timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 -output none "$@" >"$log" 2>&1
+  rc=$?
+  local nerr; nerr=$(grep -c '^throng: error' "$log")
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -q -- "$want" "$log" \
+     && ! grep -q 'PETSC ERROR' "$log" && ! grep -q '^state-digest' "$log"; then
+    echo pass > "$dir/verdict.$kk.$np"
+  else
+    { echo "FAIL ($np ranks, exit $rc, $nerr error lines): throng $* -- wanted '$want'; got:"; head -5 "$log"; } > "$dir/verdict.$kk.$np"
+  fi
+}
 expect_error() { # expected message fragment, throng options...  (NP: rank counts, default "1 2")
-  local want=$1; shift
+  local np
+  k=$((k + 1))
   for np in ${NP:-1 2}; do
-    local log="$dir/log" rc
-    timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 -output none "$@" >"$log" 2>&1
-    rc=$?
-    local nerr; nerr=$(grep -c '^throng: error' "$log")
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -q -- "$want" "$log" \
-       && ! grep -q 'PETSC ERROR' "$log" && ! grep -q '^state-digest' "$log"; then
-      passed=$((passed + 1))
-    else
-      failed=$((failed + 1))
-      echo "FAIL ($np ranks, exit $rc, $nerr error lines): throng $* -- wanted '$want'; got:" >&2
-      head -5 "$log" >&2
-    fi
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    one_case "$k" "$np" "$@" &
   done
 }
 
@@ -111,5 +118,9 @@ expect_error "the only scenario is 'evacuation'" -scenario foo
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 
-echo "$passed passed, $failed failed"
+wait
+for v in "$dir"/verdict.*; do
+  if [ "$(cat "$v")" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$v" >&2; fi
+done
+echo "$passed passed, $failed failed ($k cases)"
 [ "$failed" -eq 0 ]
