@@ -5,8 +5,8 @@
 # event-driven engine's lemmas, and the program itself on 2 ranks (migrations, load
 # balancing, snapshots, checkpoint).  Any sanitizer report fails; leaks are reported
 # with full stacks, and only MPI's own start-up allocations are suppressed
-# (tests/fuzz/lsan.supp).  The whole suite passes under the same build
-# (`ctest` in build-san); CI runs this part to stay within its time.
+# (tests/fuzz/lsan.supp).  CI runs this part of the suite to stay within its time; the
+# rest can be run by `ctest` in build-san with the same environment.
 #   test_sanitize.sh SOURCE_DIR path/to/mpiexec
 set -u
 SRC=$(cd "$1" && pwd); MPIEXEC=${2:-mpiexec}
