@@ -250,7 +250,6 @@ PetscErrorCode SimBalance(Sim *s)
     PetscInt      *cx, *cy;
     PetscMPIInt    p[2];
     b->sinceTry = 0;
-    b->tries++;
     PetscCall(PetscCalloc1(nt, &W));
     for (PetscInt i = 0; i < s->P.n; i++) {
       PetscInt ci, cj;

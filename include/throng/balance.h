@@ -14,7 +14,7 @@ typedef struct {
 typedef struct {
   PetscLogDouble busy;        /* this rank's prediction and sweep seconds since the last check */
   PetscInt       sinceTry;    /* checks since the last attempt to repartition            */
-  PetscInt       checks, tries, repartitions;
+  PetscInt       checks, repartitions;
   PetscInt64     routed;      /* disks handed to another rank by repartitions (this rank) */
   BalanceRec    *rec;         /* rank 0: one record per check                            */
   PetscInt       nrec, caprec;
