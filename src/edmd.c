@@ -29,15 +29,26 @@
  * Cell lists.  The box is cut into cells at least sigma_max wide; a disk predicts only
  * against the 3 x 3 cells around its own, and a cell crossing is one more kind of event
  * (the disk's path does not change: no count rises, no state moves, the disk changes
- * list and predicts against its new neighbours; it keeps its best pair contact from the
- * last full prediction, so only the 3 cells it gains are scanned).  Two disks can touch only when in
- * neighbouring cells, so each prediction costs O(1) and each event O(log N) for the heap.
- * A cell keeps its disks in a small array (its capacity is a packing bound), so the
- * neighbours' states are loaded independently, not by chasing list pointers.
+ * list and predicts against its new neighbours).  Two disks can touch only when in
+ * neighbouring cells, so each prediction costs O(1) and each event O(log N) for the
+ * queue.  A cell keeps its disks in a small array (its capacity is a packing bound), so
+ * the neighbours' states are loaded independently, not by chasing list pointers.
  * The cell index is kept unwrapped (it changes only by crossing events), so round-off
  * at a cell border can never disagree with the lists.  -edmd_brute predicts against all
  * disks instead: the O(N) oracle of the tests, which must process the same collisions
  * and bounces in the same order.
+ *
+ * Memory.  Each event lands at a random place in the box, so its loads miss the cache;
+ * once the engine's data outgrow the last-level cache (about 10^5 disks on a machine
+ * with ~10 MB of it) they come from main memory, 5-10 times slower.  The layout is
+ * therefore chosen for bytes per disk (docs/edmd.md has the measurements):
+ *   - a disk's state is one 64-byte line, all a candidate pair reads;
+ *   - its event (time, partner, the partner's count) is 16 bytes and is itself a leaf
+ *     of the queue, four to a line; the masses, read only at bounces, are apart;
+ *   - a cell of equal disks is 4 slots of 16 bytes (-1 marks the free ones), gathered
+ *     by one 16-byte copy each;
+ *   - a crossing scans all 9 cells again rather than keeping the disk's best pair from
+ *     its last prediction (16 more bytes per disk cost more in misses than they saved).
  *
  * Boundaries.  Walls (seed 003's box, Lemma 2 on each side) or periodic (minimum image of
  * dr; a position is wrapped back into the box when the disk moves, and its unwrapped cell
@@ -54,29 +65,41 @@
  * Measurements: collisions, wall bounces, and the collision virial sum |r_ij| |J|, from
  * which the pressure follows (edmd_run.c).                                              */
 #include <throng/edmd.h>
+#if defined(__SSE2__)
+  #include <emmintrin.h>
+#endif
 
 /* ---- event queue: a 4-ary tournament tree over the disks, in index order ------------
-   Leaf L0 + i holds disk i's (event time, disk); every inner node the smallest of its
-   four children (children of k: 4k+1 .. 4k+4, one 64-byte line), so the root is the next
-   event.  Changing disk i's time rewrites the path from its leaf up and stops where a
-   node keeps its value.  Unlike a heap it needs no "where is disk i" array, and each
-   level costs one cache line.                                                         */
+   The leaves are the disks' events themselves: ev[i] holds disk i's event time beside its
+   partner and the partner's count, so scheduling writes one 16-byte leaf, and four
+   sibling leaves share a 64-byte line.  Above them, inner node k holds the (time, disk)
+   of the earliest event below it (children of k: 4k+1 .. 4k+4, counted with the leaves
+   numbered from leaf0, again one line), so the root is the next event.  Changing disk
+   i's time rewrites the path from its leaf up and stops where a node keeps its value.
+   Unlike a heap it needs no "where is disk i" array, and each level costs one line.    */
 
-/* Disk i's event time changed to t.  The children are scanned left to right and a later
-   one wins only if strictly earlier, so among equal times the lowest disk index wins:
-   the order is (time, disk) without comparing disks. */
-static void QueueUpdate(EDMD *e, PetscInt i, PetscReal t)
+/* Disk i's event time (in ev[i].t) changed.  The children are scanned left to right and a
+   later one wins only if strictly earlier, so among equal times the lowest disk index
+   wins: the order is (time, disk) without comparing disks. */
+static inline void QueueUpdate(EDMD *e, PetscInt i)
 {
-  EDMDSlot *q = e->tree;
-  PetscInt  k = e->leaf0 + i;
-  q[k] = (EDMDSlot){t, i};
+  EDMDSlot       *q = e->tree;
+  PetscInt        k = (e->leaf0 + i - 1) / 4;
+  const PetscInt  j = 4 * k + 1 - e->leaf0; /* the first of the four sibling leaves */
+  const EDMDEvent *c = &e->ev[j];
+  PetscInt        w = 0;
+  if (c[1].t < c[w].t) w = 1;
+  if (c[2].t < c[w].t) w = 2;
+  if (c[3].t < c[w].t) w = 3;
+  if (q[k].disk == j + w && q[k].t == c[w].t) return; /* unchanged from here up */
+  q[k] = (EDMDSlot){c[w].t, j + w};
   while (k > 0) {
     k                 = (k - 1) / 4;
     const EDMDSlot *c = &q[4 * k + 1], *w = c;
     if (c[1].t < w->t) w = &c[1];
     if (c[2].t < w->t) w = &c[2];
     if (c[3].t < w->t) w = &c[3];
-    if (w->disk == q[k].disk && w->t == q[k].t) break; /* unchanged from here up */
+    if (w->disk == q[k].disk && w->t == q[k].t) break;
     q[k] = *w;
   }
 }
@@ -104,21 +127,37 @@ static inline PetscInt CellOf(const EDMD *e, const EDMDDisk *q)
   return Wrap(q->ky, e->nc[1]) * e->nc[0] + Wrap(q->kx, e->nc[0]);
 }
 
+/* A cell is cap slots holding its disks' indices from the front, -1 after the last. */
 static void CellInsert(EDMD *e, PetscInt i)
 {
   EDMDDisk *q = &e->d[i];
-  int      *c = &e->cell[CellOf(e, q) * (e->cap + 1)];
-  q->slot     = c[0]; /* the bound on cap makes an overflow impossible without overlaps */
-  c[1 + c[0]++] = (int)i;
+  int      *c = &e->cell[CellOf(e, q) * e->cap];
+  int       k = 0;
+  while (c[k] >= 0) k++; /* the bound on cap leaves a free slot unless disks overlap */
+  c[k]    = (int)i;
+  q->slot = k;
 }
 
 static void CellRemove(EDMD *e, PetscInt i)
 {
-  EDMDDisk *q    = &e->d[i];
-  int      *c    = &e->cell[CellOf(e, q) * (e->cap + 1)];
-  const int last = c[c[0]--];
-  c[1 + q->slot]    = last; /* the last disk of the cell takes the hole */
-  e->d[last].slot = q->slot;
+  EDMDDisk *q = &e->d[i];
+  int      *c = &e->cell[CellOf(e, q) * e->cap];
+  int       l = q->slot;
+  while (l + 1 < e->cap && c[l + 1] >= 0) l++;
+  const int last = c[l]; /* the last disk of the cell takes the hole */
+  c[l]           = -1;
+  if (l != q->slot) c[q->slot] = last, e->d[last].slot = q->slot;
+}
+
+/* The disks in a 4-slot cell: its used slots come first, so with SSE2 the sign bits of
+   the four slots (1 for each empty one) have as many trailing zeros as the cell has disks. */
+static inline int Used4(const int *c)
+{
+#if defined(__SSE2__)
+  return __builtin_ctz((unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_loadu_si128((const __m128i *)c))) | 16u);
+#else
+  return (c[0] >= 0) + (c[1] >= 0) + (c[2] >= 0) + (c[3] >= 0);
+#endif
 }
 
 /* ---- prediction --------------------------------------------------------------------- */
@@ -168,85 +207,77 @@ static void OwnCandidates(const EDMD *e, const EDMDDisk *a, PetscReal *bt, Petsc
 static void Schedule(EDMD *e, PetscInt i, PetscReal bt, PetscInt bp)
 {
   if (bt < e->now) bt = e->now; /* round-off: never schedule into the past */
-  e->ev[i].partner = (int)bp;
-  e->ev[i].count   = bp >= 0 ? e->d[bp].count : 0;
-  QueueUpdate(e, i, bt);
+  e->ev[i] = (EDMDEvent){bt, (int)bp, bp >= 0 ? e->d[bp].count : 0};
+  QueueUpdate(e, i);
 }
 
-/* Run body for every disk j in the cells (x0..x1) x (y0..y1), offsets from the cell of
-   disk a (cell engine; a periodic box has >= 3 cells in each direction). */
-#define FOR_CELLS(e, a, x0, x1, y0, y1, body) \
-  for (PetscInt dy_ = (y0); dy_ <= (y1); dy_++) { \
-    PetscInt cy_ = (a)->ky + dy_; \
-    if (!(e)->periodic && (cy_ < 0 || cy_ >= (e)->nc[1])) continue; \
-    cy_ = Wrap(cy_, (e)->nc[1]) * (e)->nc[0]; \
-    for (PetscInt dx_ = (x0); dx_ <= (x1); dx_++) { \
-      const PetscInt cx_ = (a)->kx + dx_; \
-      if (!(e)->periodic && (cx_ < 0 || cx_ >= (e)->nc[0])) continue; \
-      const int *c_ = &(e)->cell[(cy_ + Wrap(cx_, (e)->nc[0])) * ((e)->cap + 1)]; \
-      for (int k_ = 1; k_ <= c_[0]; k_++) { \
-        const PetscInt j = c_[k_]; \
-        body \
-      } \
-    } \
+/* Gather into nb the disks of the 3 x 3 cells around disk a (cell engine; a periodic box
+   has >= 3 cells in each direction); returns their number (disk a among them).  The
+   wrapped columns and rows are found once.  A cell of 4 slots (equal disks) is copied
+   whole in one 16-byte move and the count advanced by its used slots, so that the gather
+   has no branch per disk; the slots past the count are overwritten by the next cell or
+   ignored.  nb has room for 9 cap + 4 entries. */
+static inline PetscInt Gather(const EDMD *e, const EDMDDisk *a, int *nb)
+{
+  const PetscInt nx = e->nc[0], ny = e->nc[1], stride = e->cap;
+  const PetscInt kx = Wrap(a->kx, nx), ky = Wrap(a->ky, ny);
+  PetscInt       col[3], row[3], ncol = 0, nrow = 0, m = 0;
+
+  for (PetscInt d = -1; d <= 1; d++) {
+    PetscInt c = kx + d;
+    if (c < 0 || c >= nx) {
+      if (!e->periodic) continue;
+      c = c < 0 ? c + nx : c - nx;
+    }
+    col[ncol++] = c;
   }
-
-/* Disk i's best pair contact among the disks of the cells (x0..x1) x (y0..y1) around it,
-   folded into (bt, bp).  The neighbours are gathered first and their states prefetched,
-   so that the cache misses overlap instead of queueing behind each candidate's
-   arithmetic. */
-static inline void PairsIn(EDMD *e, PetscInt i, PetscInt x0, PetscInt x1, PetscInt y0, PetscInt y1, PetscReal *bt, PetscInt *bp)
-{
-  const EDMDDisk *a  = &e->d[i];
-  int            *nb = e->nb;
-  PetscInt        m  = 0;
-  FOR_CELLS(e, a, x0, x1, y0, y1, if (j != i) { nb[m++] = (int)j; __builtin_prefetch(&e->d[j]); })
-  for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], bt, bp);
-}
-
-/* Keep (pt, pp) as disk i's best pair contact, then schedule the earlier of it and the
-   disk's own events (walls, the next cell border). */
-static inline void ScheduleBest(EDMD *e, PetscInt i, PetscReal pt, PetscInt pp)
-{
-  EDMDEvent *v = &e->ev[i];
-  v->pt = pt, v->pp = (int)pp, v->pc = pp >= 0 ? e->d[pp].count : 0;
-  OwnCandidates(e, &e->d[i], &pt, &pp);
-  Schedule(e, i, pt, pp);
+  for (PetscInt d = -1; d <= 1; d++) {
+    PetscInt c = ky + d;
+    if (c < 0 || c >= ny) {
+      if (!e->periodic) continue;
+      c = c < 0 ? c + ny : c - ny;
+    }
+    row[nrow++] = c * nx;
+  }
+  if (stride == 4) {
+    for (PetscInt r = 0; r < nrow; r++)
+      for (PetscInt c = 0; c < ncol; c++) {
+        const int *cell = &e->cell[(row[r] + col[c]) * 4];
+        memcpy(&nb[m], cell, 4 * sizeof(int));
+        m += Used4(cell);
+      }
+  } else {
+    for (PetscInt r = 0; r < nrow; r++)
+      for (PetscInt c = 0; c < ncol; c++) {
+        const int *cell = &e->cell[(row[r] + col[c]) * stride];
+        for (PetscInt k = 0; k < stride && cell[k] >= 0; k++) nb[m++] = cell[k];
+      }
+  }
+  return m;
 }
 
 /* Schedule disk i's earliest event: its walls and crossings, and the pairs with every
-   neighbour (or every disk, brute). */
+   neighbour (or every disk, brute).  The neighbours are gathered first and their states
+   prefetched, so that the cache misses overlap instead of queueing behind each
+   candidate's arithmetic. */
 static void Predict(EDMD *e, PetscInt i)
 {
-  PetscReal pt = INFINITY;
-  PetscInt  pp = EDMD_NONE;
+  const EDMDDisk *a  = &e->d[i];
+  PetscReal       pt = INFINITY;
+  PetscInt        pp = EDMD_NONE;
 
   if (e->brute) {
     for (PetscInt j = 0; j < e->n; j++)
-      if (j != i) PairCandidate(e, &e->d[i], &e->d[j], j, &pt, &pp);
-  } else PairsIn(e, i, -1, 1, -1, 1, &pt, &pp);
-  ScheduleBest(e, i, pt, pp);
-}
-
-/* Disk i has just crossed into the next cell along axis side k (0: -x, 1: +x, 2: -y,
-   3: +y), its path unchanged.  Its kept best pair is still the best of the 6 cells it
-   keeps, unless that partner bounced since (then all 9 are scanned again): a neighbour
-   there whose path changed has predicted since, with i among its candidates (the
-   invariant of the one-event queue), and the others' contact times with i are as they
-   were.  So only the 3 cells it gains are new. */
-static void PredictCrossed(EDMD *e, PetscInt i, PetscInt k)
-{
-  const EDMDEvent *v  = &e->ev[i];
-  PetscReal        pt = v->pt;
-  PetscInt         pp = v->pp;
-
-  if (pp >= 0 && e->d[pp].count != v->pc) {
-    Predict(e, i);
-    return;
+      if (j != i) PairCandidate(e, a, &e->d[j], j, &pt, &pp);
+  } else {
+    int           *nb = e->nb;
+    const PetscInt m  = Gather(e, a, nb);
+    for (PetscInt k = 0; k < m; k++) __builtin_prefetch(&e->d[nb[k]]);
+    for (PetscInt k = 0; k < m; k++)
+      if (nb[k] != i) PairCandidate(e, a, &e->d[nb[k]], nb[k], &pt, &pp);
   }
-  if (k < 2) PairsIn(e, i, k ? 1 : -1, k ? 1 : -1, -1, 1, &pt, &pp);
-  else PairsIn(e, i, -1, 1, k == 3 ? 1 : -1, k == 3 ? 1 : -1, &pt, &pp);
-  ScheduleBest(e, i, pt, pp);
+  OwnCandidates(e, a, &pt, &pp);
+  Schedule(e, i, pt, pp);
 }
 
 /* Bring disk i to time t (a straight flight), wrapped into a periodic box. */
@@ -286,7 +317,7 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
         dx = Image(dx, e->L[0], e->hL[0]);
         dy = Image(dy, e->L[1], e->hL[1]);
       }
-      const PetscReal J = EDMDBounce(e->ev[i].m, e->ev[p].m, dx, dy, &a->vx, &a->vy, &b->vx, &b->vy), l = PetscSqrtReal(dx * dx + dy * dy);
+      const PetscReal J = EDMDBounce(e->m[i], e->m[p], dx, dy, &a->vx, &a->vy, &b->vx, &b->vy), l = PetscSqrtReal(dx * dx + dy * dy);
       e->virial += l * PetscAbsReal(J);
       e->contact = PetscMax(e->contact, PetscAbsReal(1 - l / (a->r + b->r))); /* |dr| = sigma? */
       a->count++, b->count++;
@@ -299,10 +330,10 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
       EDMDDisk      *a = &e->d[i];
       Move(e, i, t);
       if (k < 2) {
-        e->wallImpulse += 2 * e->ev[i].m * PetscAbsReal(a->vx);
+        e->wallImpulse += 2 * e->m[i] * PetscAbsReal(a->vx);
         a->vx = -a->vx;
       } else {
-        e->wallImpulse += 2 * e->ev[i].m * PetscAbsReal(a->vy);
+        e->wallImpulse += 2 * e->m[i] * PetscAbsReal(a->vy);
         a->vy = -a->vy;
       }
       a->count++;
@@ -316,7 +347,7 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
       else e->d[i].ky += k == 3 ? 1 : -1;
       CellInsert(e, i);
       e->crossings++;
-      PredictCrossed(e, i, k);
+      Predict(e, i); /* all 9 cells: see Memory above */
     } else break; /* EDMD_NONE has time INFINITY */
   }
   e->now = PetscMax(e->now, limit);
@@ -337,23 +368,26 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
   PetscCall(PetscMalloc1(n + 2, &e->dRaw)); /* disks on 64-byte lines: one line each */
   e->d = e->dRaw;
   while (((uintptr_t)e->d) % 64) e->d = (EDMDDisk *)((char *)e->d + 16);
-  PetscCall(PetscMalloc1(n + 1, &e->ev));
-  { /* 4-ary tree: P leaves (a power of 4 >= n) after (P - 1) / 3 inner nodes; the
-       children of each node aligned on a 64-byte line */
-    PetscInt P = 1;
+  PetscCall(PetscMalloc1(n + 1, &e->m));
+  { /* 4-ary tree: P leaves (a power of 4 >= max(n, 4)), each line of four aligned on 64
+       bytes, under (P - 1) / 3 inner nodes whose groups of four children are aligned too */
+    PetscInt P = 4;
     while (P < n) P *= 4;
     e->leaf0 = (P - 1) / 3;
-    e->nslot = e->leaf0 + P;
-    PetscCall(PetscMalloc1(e->nslot + 4, &e->treeRaw));
+    PetscCall(PetscMalloc1(P + 4, &e->evRaw));
+    e->ev = e->evRaw;
+    while (((uintptr_t)e->ev) % 64) e->ev++;
+    for (PetscInt k = 0; k < P; k++) e->ev[k] = (EDMDEvent){INFINITY, EDMD_NONE, 0}; /* leaves of absent disks never win */
+    PetscCall(PetscMalloc1(e->leaf0 + 4, &e->treeRaw));
     e->tree = e->treeRaw;
     while (((uintptr_t)(e->tree + 1)) % 64) e->tree++;
-    for (PetscInt k = 0; k < e->nslot; k++) e->tree[k] = (EDMDSlot){INFINITY, k < e->leaf0 ? -1 : k - e->leaf0}; /* leaves of absent disks never win */
+    for (PetscInt k = 0; k < e->leaf0; k++) e->tree[k] = (EDMDSlot){INFINITY, -1};
   }
   for (PetscInt i = 0; i < n; i++) {
     EDMDDisk *q = &e->d[i];
     PetscCheck(m[i] > 0 && r[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " has mass %g and radius %g; both must be > 0", i, (double)m[i], (double)r[i]);
     *q    = (EDMDDisk){x[i], y[i], vx[i], vy[i], 0, r[i], 0, 0, 0, 0};
-    e->ev[i] = (EDMDEvent){EDMD_NONE, 0, m[i], INFINITY, EDMD_NONE, 0};
+    e->m[i] = m[i];
     smax       = PetscMax(smax, 2 * r[i]);
     smin       = PetscMin(smin, 2 * r[i]);
     if (periodic) {
@@ -376,9 +410,10 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
     const PetscInt nc = e->nc[0] * e->nc[1];
     const PetscReal k = PetscCeilReal(PetscSqrtReal(2.0) * PetscMax(e->w[0], e->w[1]) / smin * (1 + 1e-9));
     e->cap = (PetscInt)(k * k);
-    PetscCheck((PetscReal)nc * (PetscReal)(e->cap + 1) < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT " slots: too many (radii too different, or the box too large)", nc, e->cap);
-    PetscCall(PetscCalloc1((size_t)nc * (e->cap + 1), &e->cell));
-    PetscCall(PetscMalloc1(9 * e->cap, &e->nb)); /* a 3 x 3 neighbourhood holds at most this many */
+    PetscCheck((PetscReal)nc * (PetscReal)e->cap < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT " slots: too many (radii too different, or the box too large)", nc, e->cap);
+    PetscCall(PetscMalloc1((size_t)nc * e->cap, &e->cell));
+    memset(e->cell, 0xff, sizeof(int) * (size_t)nc * e->cap); /* every slot -1: empty */
+    PetscCall(PetscMalloc1(9 * e->cap + 4, &e->nb)); /* a 3 x 3 neighbourhood holds at most 9 cap, and a 16-byte copy may write 4 past */
     for (PetscInt i = 0; i < n; i++) {
       e->d[i].kx = (int)PetscMin(e->nc[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].x - lo[0]) / e->w[0])));
       e->d[i].ky = (int)PetscMin(e->nc[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].y - lo[1]) / e->w[1])));
@@ -393,7 +428,8 @@ PetscErrorCode EDMDDestroy(EDMD *e)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(e->dRaw));
-  PetscCall(PetscFree(e->ev));
+  PetscCall(PetscFree(e->evRaw));
+  PetscCall(PetscFree(e->m));
   PetscCall(PetscFree(e->treeRaw));
   PetscCall(PetscFree(e->cell));
   PetscCall(PetscFree(e->nb));
@@ -486,9 +522,9 @@ void EDMDEnergy(const EDMD *e, PetscReal *ekin, PetscReal p[2])
 {
   PetscReal k = 0, px = 0, py = 0;
   for (PetscInt i = 0; i < e->n; i++) {
-    k += 0.5 * e->ev[i].m * (e->d[i].vx * e->d[i].vx + e->d[i].vy * e->d[i].vy);
-    px += e->ev[i].m * e->d[i].vx;
-    py += e->ev[i].m * e->d[i].vy;
+    k += 0.5 * e->m[i] * (e->d[i].vx * e->d[i].vx + e->d[i].vy * e->d[i].vy);
+    px += e->m[i] * e->d[i].vx;
+    py += e->m[i] * e->d[i].vy;
   }
   *ekin = k, p[0] = px, p[1] = py;
 }

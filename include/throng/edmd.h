@@ -22,20 +22,15 @@ typedef struct {
   int       slot;               /* place in its cell's array                       */
 } EDMDDisk;
 
-/* A disk's one scheduled event: its partner and the partner's count at prediction;
-   beside it the disk's mass (read with the event, so a bounce costs no other line), and
-   its best pair contact at the last full prediction (time, partner, the partner's count
-   then), which a cell crossing reuses so that it scans only the 3 cells it gains. */
+/* A disk's one scheduled event (a leaf of the event queue): its time, its partner, and
+   the partner's count at prediction. */
 typedef struct {
+  PetscReal t;
   int       partner;
   uint32_t  count;
-  PetscReal m;
-  PetscReal pt;
-  int       pp;
-  uint32_t  pc;
 } EDMDEvent;
 
-/* A node of the event queue: an event time and its disk. */
+/* An inner node of the event queue: the earliest event time below it and its disk. */
 typedef struct {
   PetscReal t;
   PetscInt  disk;
@@ -46,13 +41,15 @@ typedef struct {
   PetscBool   periodic, brute;
   PetscReal   lo[2], L[2], hL[2];   /* box [lo, lo + L) in each direction; hL = L / 2     */
   EDMDDisk   *d, *dRaw;             /* per disk: the state at its own time (lazy), aligned */
-  EDMDEvent  *ev;                   /* per disk: its one scheduled event (Lubachevsky)   */
-  EDMDSlot   *tree, *treeRaw;       /* 4-ary tournament tree: root 0, leaf leaf0 + i is i */
-  PetscInt    leaf0, nslot;
+  PetscReal  *m;                    /* per disk: mass                                    */
+  EDMDEvent  *ev, *evRaw;           /* per disk: its one scheduled event (Lubachevsky); the
+                                       leaves of the queue, aligned                        */
+  EDMDSlot   *tree, *treeRaw;       /* the queue's inner nodes: root 0 (4-ary, leaf0 of them) */
+  PetscInt    leaf0;
   PetscInt    nc[2];                /* cells (not with brute)                            */
   PetscReal   w[2];
   PetscInt    cap;                  /* slots per cell: a bound on the disks a cell holds */
-  int        *cell;                 /* per cell: count, then cap disk indices            */
+  int        *cell;                 /* per cell: cap slots, its disks first, then -1s     */
   int        *nb;                   /* scratch: the neighbours of one prediction (9 cap) */
   /* bookkeeping */
   PetscReal   now;
