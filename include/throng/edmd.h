@@ -65,12 +65,10 @@ typedef struct {
    round-off while approaching (c <= 0, b < 0): 0, the contact is now. */
 static inline PetscReal EDMDPairTime(PetscReal dx, PetscReal dy, PetscReal dvx, PetscReal dvy, PetscReal sigma)
 {
-  const PetscReal b = dx * dvx + dy * dvy;
-  if (b >= 0) return INFINITY;
-  const PetscReal a = dvx * dvx + dvy * dvy, c = dx * dx + dy * dy - sigma * sigma;
-  if (c <= 0) return 0;
+  const PetscReal b = dx * dvx + dy * dvy, a = dvx * dvx + dvy * dvy, c = dx * dx + dy * dy - sigma * sigma;
   const PetscReal d = b * b - a * c;
-  if (d < 0) return INFINITY;
+  if ((b >= 0) | (d < 0)) return INFINITY; /* one branch for both: they are random */
+  if (c <= 0) return 0;
   return c / (-b + PetscSqrtReal(d)); /* = -(b + sqrt d) / a, without cancellation */
 }
 
