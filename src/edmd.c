@@ -213,6 +213,18 @@ static void Schedule(EDMD *e, PetscInt i, PetscReal bt, PetscInt bp)
   QueueUpdate(e, i);
 }
 
+/* The cell indices k - 1, k, k + 1 (k in [0, n)) along one direction: wrapped if
+   periodic, else those inside [0, n); returns how many. */
+static inline PetscInt Around(PetscInt k, PetscInt n, PetscBool periodic, PetscInt out[3])
+{
+  PetscInt m = 0;
+  for (PetscInt c = k - 1; c <= k + 1; c++) {
+    if (c >= 0 && c < n) out[m++] = c;
+    else if (periodic) out[m++] = c < 0 ? c + n : c - n;
+  }
+  return m;
+}
+
 /* Gather into nb the disks of the 3 x 3 cells around disk a (cell engine; a periodic box
    has >= 3 cells in each direction); returns their number (disk a among them).  The
    wrapped columns and rows are found once.  A cell of 4 slots (equal disks) is copied
@@ -221,26 +233,11 @@ static void Schedule(EDMD *e, PetscInt i, PetscReal bt, PetscInt bp)
    ignored.  nb has room for 9 cap + 4 entries. */
 static inline PetscInt Gather(const EDMD *e, const EDMDDisk *a, int *nb)
 {
-  const PetscInt nx = e->nc[0], ny = e->nc[1], stride = e->cap;
-  const PetscInt kx = Wrap(a->kx, nx), ky = Wrap(a->ky, ny);
-  PetscInt       col[3], row[3], ncol = 0, nrow = 0, m = 0;
+  const PetscInt nx = e->nc[0], stride = e->cap;
+  PetscInt       col[3], row[3], m = 0;
+  const PetscInt ncol = Around(Wrap(a->kx, nx), nx, e->periodic, col), nrow = Around(Wrap(a->ky, e->nc[1]), e->nc[1], e->periodic, row);
 
-  for (PetscInt d = -1; d <= 1; d++) {
-    PetscInt c = kx + d;
-    if (c < 0 || c >= nx) {
-      if (!e->periodic) continue;
-      c = c < 0 ? c + nx : c - nx;
-    }
-    col[ncol++] = c;
-  }
-  for (PetscInt d = -1; d <= 1; d++) {
-    PetscInt c = ky + d;
-    if (c < 0 || c >= ny) {
-      if (!e->periodic) continue;
-      c = c < 0 ? c + ny : c - ny;
-    }
-    row[nrow++] = c * nx;
-  }
+  for (PetscInt r = 0; r < nrow; r++) row[r] *= nx;
   if (stride == 4) {
     for (PetscInt r = 0; r < nrow; r++)
       for (PetscInt c = 0; c < ncol; c++) {
