@@ -130,7 +130,9 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
 
 PetscErrorCode CellsCountCandidates(const Domain *d, Cells *c)
 {
-  const PetscInt L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  const PetscInt   L = d->ln[0];
+  PetscInt         fwd[4];
+  DomainForwardOffsets(L, fwd);
   PetscInt64     m = 0;
 
   PetscFunctionBeginUser;

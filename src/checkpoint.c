@@ -11,8 +11,10 @@
  *
  * Safety.  A checkpoint is written to PATH.tmp and renamed to PATH only once complete
  * (rename is atomic): a crash mid-write leaves the previous checkpoint intact.  Reading
- * checks the format name and version, the dataset sizes, and that the parameters that
- * define the equations (time step, box, walls, drivers, cells) are the ones of this run;
+ * checks the format name and version, the dataset sizes, and that the options that
+ * define the equations are the ones of this run: every option declared PHYS in options.c
+ * (time step, radii, box, walls, cells, drivers, solver, the seed of the drawn free speeds
+ * and noise, ...), with its final value, is in the string "physics" that both compare;
  * every failure — also a read failing on some ranks only, as a truncated file does — is
  * first agreed on by all ranks and then reported once.                                  */
 #include <throng/io.h>
@@ -20,48 +22,11 @@
 #include <string.h>
 
 #define CHECKPOINT_FORMAT  "throng-checkpoint"
-#define CHECKPOINT_VERSION 2 /* 2: crowd runs carry their records (/checkpoint/crowd) */
+#define CHECKPOINT_VERSION 3 /* 2: crowd runs carry their records (/checkpoint/crowd);
+                                 3: the physics string lists every PHYS option (options.c) */
+#define PHYSICS_LEN        16384
 
 static const char *names[5] = {"x", "y", "r", "xb", "yb"};
-
-/* The parameters that define the equations being integrated, as one string. */
-static PetscErrorCode PhysicsString(const Params *p, char *buf, size_t len)
-{
-  char more[64];
-  PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(buf, len, "dt=%.17g box=%.17g,%.17g,%.17g,%.17g wall_box=%d skin=%.17g tile=%d rebin_fraction=%.17g attract_gamma=%.17g attract_center=%.17g,%.17g gravity=%.17g,%.17g halfplanes=", (double)p->dt, (double)p->box[0], (double)p->box[1], (double)p->box[2], (double)p->box[3], (int)p->wallBox, (double)p->skin,
-                          (int)p->tile, (double)p->rebin, (double)p->gamma, (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
-  for (PetscInt k = 0; k < 3 * p->nhalf; k++) {
-    PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : "", (double)p->half[k]));
-    PetscCall(PetscStrlcat(buf, more, len));
-  }
-  if (p->geometry[0]) { /* a crowd scene: its geometry and walkers */
-    PetscCall(PetscStrlcat(buf, " geometry=", len));
-    PetscCall(PetscStrlcat(buf, p->geometry, len));
-    PetscCall(PetscSNPrintf(more, sizeof(more), " walk=%d eikonal_h=%.17g", (int)p->walk, (double)p->eikH));
-    PetscCall(PetscStrlcat(buf, more, len));
-    PetscCall(PetscSNPrintf(more, sizeof(more), " eikonal_wall=%.17g speed=%.17g,%.17g", (double)p->eikWall, (double)p->speed[0], (double)p->speed[1]));
-    PetscCall(PetscStrlcat(buf, more, len));
-    PetscCall(PetscSNPrintf(more, sizeof(more), ",%.17g,%.17g frac2=%.17g", (double)p->speed[2], (double)p->speed[3], (double)p->frac2));
-    PetscCall(PetscStrlcat(buf, more, len));
-  }
-  for (PetscInt k = 0; k < 3 * p->nsched; k++) {
-    PetscCall(PetscSNPrintf(more, sizeof(more), "%s%.17g", k ? "," : " gravity_schedule=", (double)p->sched[k]));
-    PetscCall(PetscStrlcat(buf, more, len));
-  }
-  if (p->noise > 0) { /* the noise's draws follow the seed */
-    PetscCall(PetscSNPrintf(more, sizeof(more), " noise=%.17g seed=%lld", (double)p->noise, (long long)p->seed));
-    PetscCall(PetscStrlcat(buf, more, len));
-  }
-  if (p->solver != SOLVER_PBD) { /* another time stepper, another trajectory */
-    PetscCall(PetscSNPrintf(more, sizeof(more), " solver=%s", SolverKinds[p->solver]));
-    PetscCall(PetscStrlcat(buf, more, len));
-    if (p->solver == SOLVER_PENALTY) PetscCall(PetscSNPrintf(more, sizeof(more), " penalty_gamma=%.17g", (double)p->penalty));
-    else PetscCall(PetscSNPrintf(more, sizeof(more), " rtol=%.17g atol=%.17g max_it=%d", (double)p->rtol, (double)p->atol, (int)p->maxIt));
-    PetscCall(PetscStrlcat(buf, more, len));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* All ranks agree on a local failure before anyone raises it. */
 static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFail)
@@ -87,7 +52,7 @@ static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const ch
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
 {
   MPI_Comm    comm = s->dom.comm;
-  char        tmp[PETSC_MAX_PATH_LEN + 8], phys[2048];
+  char        tmp[PETSC_MAX_PATH_LEN + 8], phys[PHYSICS_LEN];
   IoRec      *recs;
   PetscInt    count;
   PetscInt64  offset, total;
@@ -118,7 +83,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteAttr(comm, grp, "step", H5T_NATIVE_INT, 0, &step));
     PetscCall(IoWriteAttr(comm, grp, "time", H5T_NATIVE_DOUBLE, 0, &time));
     PetscCall(IoWriteAttr(comm, grp, "n", H5T_NATIVE_LLONG, 0, &n));
-    PetscCall(PhysicsString(&s->prm, phys, sizeof(phys)));
+    PetscCall(ParamsPhysics(&s->prm, phys, sizeof(phys)));
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
     PetscCall(IoWriteMetadata(comm, grp));
   }
@@ -187,7 +152,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   int         exists = 0, version = -1, step = 0;
   long long   n = -1;
   double      time = 0;
-  char        format[64] = "", phys[2048] = "", mine[2048];
+  char        format[64] = "", phys[PHYSICS_LEN] = "", mine[PHYSICS_LEN];
   hid_t       fapl, file, grp = -1, dxpl;
   PetscBool   fail;
   IoRec      *recs;
@@ -219,7 +184,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   fail = ReadAttr(grp, "step", H5T_NATIVE_INT, &step) < 0 || ReadAttr(grp, "time", H5T_NATIVE_DOUBLE, &time) < 0 || ReadAttr(grp, "n", H5T_NATIVE_LLONG, &n) < 0 || n < 0 || ReadStringAttr(grp, "physics", phys, sizeof(phys)) < 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(Agree(comm, fail, &fail));
   PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks step, time, n or physics attributes (damaged?)", path);
-  PetscCall(PhysicsString(&s->prm, mine, sizeof(mine)));
+  PetscCall(ParamsPhysics(&s->prm, mine, sizeof(mine)));
   PetscCheck(!strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT, "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s", path, phys, mine);
   PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT, "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
 

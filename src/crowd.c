@@ -228,8 +228,8 @@ static PetscErrorCode DensitySample(Sim *s)
   c->dlast = k;
   c->dsamples++;
   for (PetscInt i = 0; i < p->n; i++) {
-    const PetscInt ix = (PetscInt)PetscFloorReal((p->x[i] - c->dx0) / c->dh), iy = (PetscInt)PetscFloorReal((p->y[i] - c->dy0) / c->dh);
-    if (ix >= 0 && ix < c->dnx && iy >= 0 && iy < c->dny) c->dens[(size_t)iy * c->dnx + ix] += 1;
+    const PetscReal fx = PetscFloorReal((p->x[i] - c->dx0) / c->dh), fy = PetscFloorReal((p->y[i] - c->dy0) / c->dh);
+    if (fx >= 0 && fx < c->dnx && fy >= 0 && fy < c->dny) c->dens[(size_t)fy * c->dnx + (size_t)fx] += 1; /* false for NaN: no conversion of it */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

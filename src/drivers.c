@@ -93,7 +93,7 @@ PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t)
 PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id, PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2])
 {
   const PetscReal gam = drv->gamma, cx = drv->c[0], cy = drv->c[1], gx = drv->g[0], gy = drv->g[1];
-  PetscReal       before = 0, after = 0;
+  PetscReal       before = 0, after = 0, sum = 0;
   const PetscReal *ex, *ey;
 
   PetscFunctionBeginUser;
@@ -120,12 +120,13 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
     dy    = y[i] - yb[i];
     d     = dx * dx + dy * dy;
     after = d > after ? d : after;
+    sum += d; /* a max skips NaN (comparisons with it are false); a sum keeps it */
   }
   for (PetscInt i = nown; i < m; i++) {
     if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i]);
     else PREDICT_ONE(i, 0, 0);
   }
   d2[0] = before;
-  d2[1] = after;
+  d2[1] = NonFiniteAsInf(sum, after);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -189,9 +189,9 @@ PetscErrorCode EikonalDestroy(Eikonal *e)
 static int Cell(const Eikonal *e, PetscReal x, PetscReal y, PetscInt k[4], double w[4])
 {
   const double fx = (x - e->x0) / e->h, fy = (y - e->y0) / e->h;
-  PetscInt     i = (PetscInt)floor(fx), j = (PetscInt)floor(fy);
-  i              = PetscMax(0, PetscMin(e->nx - 2, i));
-  j              = PetscMax(0, PetscMin(e->ny - 2, j));
+  /* clamped as doubles before the conversion: a NaN (a blow-up, stopped at the next
+     rebinning) becomes 0 instead of an undefined conversion                          */
+  const PetscInt i = (PetscInt)PetscMax(0.0, PetscMin((double)(e->nx - 2), floor(fx))), j = (PetscInt)PetscMax(0.0, PetscMin((double)(e->ny - 2), floor(fy)));
   const double tx = PetscMax(0.0, PetscMin(1.0, fx - i)), ty = PetscMax(0.0, PetscMin(1.0, fy - j));
   const double ww[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
   const PetscInt kk[4] = {j * e->nx + i, j * e->nx + i + 1, (j + 1) * e->nx + i, (j + 1) * e->nx + i + 1};

@@ -24,6 +24,7 @@
  *   - the exit segments, each tagged with its exit.
  * Every rank parses the same text with the same GEOS, so every rank holds the same
  * segments in the same order (rank 0 reads the file and broadcasts it).           */
+#define _GNU_SOURCE /* strcasestr */
 #include <throng/geometry.h>
 #include <geos_c.h>
 #include <stdarg.h>
@@ -146,6 +147,10 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4), isSensor = (PetscBool)!strncmp(line, "sensor", 6);
       if (!isWalk && !isExit && !isSensor) {
         PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'walkable <WKT polygon>', 'exit <WKT linestring>' or 'sensor <WKT linestring>'", lineno));
+        break;
+      }
+      if (strcasestr(line, "nan") || strcasestr(line, "inf")) { /* GEOS reads them, and no WKT keyword holds them */
+        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a coordinate is not a finite number", lineno));
         break;
       }
       gm.msg[0]          = 0;

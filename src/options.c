@@ -17,6 +17,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <limits.h>
 #include <throng/init.h>
 #include <petsctao.h>
 #include <throng/geometry.h>
@@ -44,7 +45,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->nhalf            = 0;
   p->skin             = -1; /* default: 0.2 r_max */
   p->rebin            = 0.25;
-  p->tile             = 16;
+  p->tile             = 0; /* default: chosen from the cell grid in ProcessOptions */
   p->balance          = 1.2;
   p->balanceInterval  = 10;
   p->balanceCell      = 0.03;
@@ -93,33 +94,199 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A 64-bit integer option (PetscInt may be 32-bit). */
-static PetscErrorCode OptionsInt64(MPI_Comm comm, PetscOptionItems *PetscOptionsObject, const char *name, const char *help, PetscInt64 *v)
-{
-  char      buf[64], *end;
-  PetscBool set;
+/* ---- Declaring an option --------------------------------------------------------------
+ * Every option is read by one of the helpers below, and by nothing else.  A helper
+ *   - checks the value where it is read, for the command line and the YAML file alike:
+ *     a real must be a finite number (no nan, no inf), an integer must fit its type;
+ *   - records the option in p->decl[] with its kind, which every declaration must state:
+ *       PHYS  the option defines the equations being integrated, or random draws that
+ *             enter them (the free speeds, the noise): a restart must run with the same
+ *             final value, and ParamsPhysics() prints all of them for checkpoint.c;
+ *       RUN   it steers the run only (output, progress, decomposition, the initial
+ *             state, which a restart takes from its checkpoint).
+ * So no option can be left out of the restart check: a new one must say which it is.  */
+typedef struct {
+  MPI_Comm          comm;
+  PetscOptionItems *PetscOptionsObject;
+  Params           *p;
+} Opt;
 
+static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n, const PetscInt *count, PetscInt per, const char *const *list)
+{
+  Params     *p = o->p;
+  OptionDecl *d;
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt64_FMT, *v));
-  PetscCall(PetscOptionsString(name, help, "ProcessOptions", buf, buf, sizeof(buf), &set));
-  if (set) {
+  PetscCheck(p->ndecl < THRONG_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than %d options: raise THRONG_MAX_OPTIONS", THRONG_MAX_OPTIONS);
+  PetscCheck((const char *)v >= (const char *)p && (const char *)v < (const char *)(p + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "option %s: its value is not a field of Params", name);
+  d        = &p->decl[p->ndecl++];
+  d->name  = name + 1;
+  d->kind  = kind;
+  d->type  = type;
+  d->off   = (size_t)((const char *)v - (const char *)p);
+  d->n     = n;
+  d->noff  = count ? (size_t)((const char *)count - (const char *)p) : 0;
+  d->per   = per;
+  d->list  = list;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const PetscReal *v)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < n; k++)
+    PetscCheck(!PetscIsInfOrNanReal(v[k]), o->comm, PETSC_ERR_USER_INPUT, "option %s: %s%s is not a finite number (every real value must be)", name, PetscIsNanReal(v[k]) ? "nan" : v[k] > 0 ? "inf" : "-inf", n > 1 ? ", one of its values," : "");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const char *help, PetscReal *v, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsReal(name, help, NULL, *v, v, &s));
+  if (s) PetscCall(CheckFinite(o, name, 1, v));
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_REAL, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* want numbers exactly (count NULL), or up to want in groups of per (what names them),
+   *count = groups given */
+static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v, PetscInt *count, PetscInt per, const char *what, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          n                  = want;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsRealArray(name, help, NULL, v, &n, &s));
+  if (s) {
+    if (!count) PetscCheck(n == want, o->comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+    else PetscCheck(n > 0 && n % per == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s needs groups of %" PetscInt_FMT " numbers %s; got %" PetscInt_FMT " numbers", name, per, what, n);
+    PetscCall(CheckFinite(o, name, n, v));
+    if (count) *count = n / per;
+  }
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_REALS, name, v, count ? -1 : want, count, per, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An integer read as text, so that a number too large for its type is refused instead
+   of wrapping around (PETSc's own parser turns 10^20 into -1). */
+static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, PetscInt64 cur, PetscInt64 lo, PetscInt64 hi, PetscInt64 *v, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  char              buf[64], *end;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt64_FMT, cur));
+  PetscCall(PetscOptionsString(name, help, NULL, buf, buf, sizeof(buf), &s));
+  *v = cur;
+  if (s) {
     errno         = 0;
     long long val = strtoll(buf, &end, 10);
-    PetscCheck(!errno && end != buf && *end == 0, comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
+    PetscCheck(end != buf && *end == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
+    PetscCheck(errno != ERANGE && val <= hi, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
+    PetscCheck(val >= lo, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
     *v = (PetscInt64)val;
   }
+  if (set) *set = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptionsRealArray(MPI_Comm comm, PetscOptionItems *PetscOptionsObject, const char *name, const char *help, PetscInt want, PetscReal *v, PetscBool *set)
+static PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt *v, PetscBool *set)
 {
-  PetscInt n = want;
+  PetscInt64 val = 0;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsRealArray(name, help, "ProcessOptions", v, &n, set));
-  PetscCheck(!*set || n == want, comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+  PetscCall(ParseInteger(o, name, help, *v, PETSC_MIN_INT, PETSC_MAX_INT, &val, set));
+  *v = (PetscInt)val;
+  PetscCall(Declare(o, kind, OPTT_INT, name, v, 1, NULL, 1, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v, PetscBool *set)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ParseInteger(o, name, help, *v, (PetscInt64)LLONG_MIN, (PetscInt64)LLONG_MAX, v, set));
+  PetscCall(Declare(o, kind, OPTT_INT64, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          n                  = want;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsIntArray(name, help, NULL, v, &n, &s));
+  PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const char *help, PetscBool *v)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsBool(name, help, NULL, *v, v, NULL));
+  PetscCall(Declare(o, kind, OPTT_BOOL, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsString(name, help, NULL, v, v, len, set));
+  PetscCall(Declare(o, kind, OPTT_STRING, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* list: n names, then PETSc's enum name and prefix, NULL; *v is an enum field */
+static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list, PetscInt n, int *v)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          k                  = *v;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
+  *v = (int)k;
+  PetscCall(Declare(o, kind, OPTT_ENUM, name, v, 1, NULL, 1, list));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
+{
+  char   v[64];
+  size_t used;
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d   = &p->decl[k];
+    const char       *at  = (const char *)p + d->off;
+    const PetscInt    n   = d->n >= 0 ? d->n : d->per * *(const PetscInt *)((const char *)p + d->noff);
+    if (d->kind != OPT_PHYS) continue;
+    PetscCall(PetscStrlcat(buf, buf[0] ? " " : "", len));
+    PetscCall(PetscStrlcat(buf, d->name, len));
+    PetscCall(PetscStrlcat(buf, "=", len));
+    for (PetscInt i = 0; i < n; i++) {
+      switch (d->type) {
+      case OPTT_REAL:
+      case OPTT_REALS: PetscCall(PetscSNPrintf(v, sizeof(v), "%.17g", (double)((const PetscReal *)at)[i])); break;
+      case OPTT_INT:
+      case OPTT_INTS: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, ((const PetscInt *)at)[i])); break;
+      case OPTT_INT64: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt64_FMT, *(const PetscInt64 *)at)); break;
+      case OPTT_BOOL: PetscCall(PetscSNPrintf(v, sizeof(v), "%d", (int)*(const PetscBool *)at)); break;
+      case OPTT_ENUM: PetscCall(PetscStrncpy(v, d->list[*(const int *)at], sizeof(v))); break;
+      case OPTT_STRING: v[0] = 0; PetscCall(PetscStrlcat(buf, at, len)); break;
+      }
+      PetscCall(PetscStrlcat(buf, i ? "," : "", len));
+      PetscCall(PetscStrlcat(buf, v, len));
+    }
+  }
+  used = strlen(buf);
+  PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 /* -scenario NAME: a ready-made set of options, each used unless given otherwise. */
 static const char *const EvacuationScenario[][2] = {
   {"-geometry",      "builtin:venue"},
@@ -155,92 +322,72 @@ static PetscErrorCode ApplyScenario(MPI_Comm comm)
 
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
-  PetscBool set, boxSet, regionSet, centerSet, nSet;
-  PetscInt  ninit = (PetscInt)p->init, novl = (PetscInt)p->overlap, nsolver = (PetscInt)p->solver, nh;
+  PetscBool set, boxSet, regionSet, centerSet, nSet, tileSet;
+  Opt       o = {comm, NULL, p};
 
   PetscFunctionBeginUser;
   PetscCall(ApplyScenario(comm));
+  p->ndecl = 0;
   PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
-  {
-    char scen[64] = "";
-    PetscCall(PetscOptionsString("-scenario", "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)", NULL, scen, scen, sizeof(scen), NULL));
-  }
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-n", &nSet));
-  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-n", "Number of disks (with -init file: the file's)", &p->n));
-  PetscCall(PetscOptionsReal("-radius", "Mean disk radius", NULL, p->radius, &p->radius, NULL));
-  PetscCall(PetscOptionsReal("-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1", NULL, p->poly, &p->poly, NULL));
-  PetscCall(PetscOptionsReal("-dt", "Time step h", NULL, p->dt, &p->dt, NULL));
-  PetscCall(PetscOptionsInt("-steps", "Number of time steps", NULL, p->steps, &p->steps, NULL));
-  PetscCall(OptionsInt64(comm, PetscOptionsObject, "-seed", "Seed of every random stream", &p->seed));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-box", "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box, &boxSet));
-  PetscCall(PetscOptionsBool("-wall_box", "The box edges are walls", NULL, p->wallBox, &p->wallBox, NULL));
-  nh = 3 * THRONG_MAX_HALFPLANES;
-  PetscCall(PetscOptionsRealArray("-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r", NULL, p->half, &nh, &set));
-  if (set) {
-    PetscCheck(nh % 3 == 0, comm, PETSC_ERR_USER_INPUT, "option -halfplanes needs triples nx,ny,b; got %" PetscInt_FMT " numbers", nh);
-    p->nhalf = nh / 3;
-  }
-  PetscCall(PetscOptionsReal("-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", NULL, p->skin, &p->skin, NULL));
-  PetscCall(PetscOptionsReal("-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin", NULL, p->rebin, &p->rebin, NULL));
-  PetscCall(PetscOptionsInt("-tile", "Tile edge in cells (>= 2): the unit of the colour-ordered sweep", NULL, p->tile, &p->tile, NULL));
-  {
-    PetscInt  ng = 2;
-    PetscBool gset;
-    PetscCall(PetscOptionsIntArray("-rank_grid", "Ranks along x and y (default: the shortest halo)", NULL, p->grid, &ng, &gset));
-    PetscCheck(!gset || ng == 2, comm, PETSC_ERR_USER_INPUT, "option -rank_grid needs 2 comma-separated numbers, got %" PetscInt_FMT, ng);
-  }
-  PetscCall(PetscOptionsReal("-balance_threshold", "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); results are bitwise the same either way", NULL, p->balance, &p->balance, NULL));
-  PetscCall(PetscOptionsInt("-balance_interval", "Rebinnings between two attempts to repartition", NULL, p->balanceInterval, &p->balanceInterval, NULL));
-  PetscCall(PetscOptionsReal("-balance_cell_weight", "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", NULL, p->balanceCell, &p->balanceCell, NULL));
-  PetscCall(PetscOptionsEList("-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10), edmd (event-driven elastic hard disks, seed 003; -dt is then the reporting interval)", NULL, SolverKinds, 5, SolverKinds[p->solver], &nsolver, NULL));
-  PetscCall(PetscOptionsReal("-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", NULL, p->rtol, &p->rtol, NULL));
-  PetscCall(PetscOptionsReal("-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", NULL, p->atol, &p->atol, NULL));
-  PetscCall(PetscOptionsInt("-solver_max_it", "pngs/pgs: iteration limit per step", NULL, p->maxIt, &p->maxIt, NULL));
-  PetscCall(PetscOptionsReal("-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", NULL, p->penalty, &p->penalty, NULL));
-  PetscCall(PetscOptionsReal("-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", NULL, p->active, &p->active, NULL));
-  PetscCall(PetscOptionsBool("-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", NULL, p->tao, &p->tao, NULL));
-  PetscCall(PetscOptionsBool("-solver_monitor", "Print the iterations, residual and complementarity gap of every step", NULL, p->monitor, &p->monitor, NULL));
-  PetscCall(PetscOptionsReal("-edmd_temperature", "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", NULL, p->kT, &p->kT, NULL));
-  PetscCall(PetscOptionsBool("-edmd_periodic", "edmd: periodic box (else the box has walls)", NULL, p->periodic, &p->periodic, NULL));
-  PetscCall(PetscOptionsBool("-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)", NULL, p->brute, &p->brute, NULL));
-  PetscCall(PetscOptionsReal("-edmd_equilibrate", "edmd: pressure statistics start at this time", NULL, p->equil, &p->equil, NULL));
-  PetscCall(PetscOptionsString("-edmd_log", "edmd: write every collision and wall bounce, in order, to this file (replica 0)", NULL, p->edmdLog, p->edmdLog, sizeof(p->edmdLog), NULL));
-  PetscCall(PetscOptionsString("-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", NULL, p->geometry, p->geometry, sizeof(p->geometry), NULL));
-  PetscCall(PetscOptionsBool("-walk", "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the geometry only adds walls", NULL, p->walk, &p->walk, NULL));
-  PetscCall(PetscOptionsReal("-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", NULL, p->eikH, &p->eikH, NULL));
-  PetscCall(PetscOptionsReal("-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", NULL, p->eikWall, &p->eikWall, NULL));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, &set));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, &set));
-  PetscCall(PetscOptionsReal("-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", NULL, p->frac2, &p->frac2, NULL));
-  PetscCall(PetscOptionsReal("-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", NULL, p->densH, &p->densH, NULL));
-  PetscCall(PetscOptionsReal("-density_dt", "Crowd: simulated seconds between the density map's samples", NULL, p->densDt, &p->densDt, NULL));
-  PetscCall(PetscOptionsReal("-attract_gamma", "Attraction f = -gamma (q - c)", NULL, p->gamma, &p->gamma, NULL));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, &centerSet));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, &set));
-  PetscCall(PetscOptionsReal("-noise", "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate", NULL, p->noise, &p->noise, NULL));
+  o.PetscOptionsObject = PetscOptionsObject;
+  PetscCall(OptString(&o, OPT_RUN, "-scenario", "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)", p->scenario, sizeof(p->scenario), NULL));
+  PetscCall(OptInt64(&o, OPT_RUN, "-n", "Number of disks (with -init file: the file's)", &p->n, &nSet));
+  PetscCall(OptReal(&o, OPT_PHYS, "-radius", "Mean disk radius", &p->radius, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1", &p->poly, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-dt", "Time step h", &p->dt, NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
+  PetscCall(OptInt64(&o, OPT_PHYS, "-seed", "Seed of every random stream (initial state, free speeds, noise)", &p->seed, NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-box", "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box, NULL, 1, NULL, &boxSet));
+  PetscCall(OptBool(&o, OPT_PHYS, "-wall_box", "The box edges are walls", &p->wallBox));
+  PetscCall(OptReals(&o, OPT_PHYS, "-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r", 3 * THRONG_MAX_HALFPLANES, p->half, &p->nhalf, 3, "nx,ny,b", NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", &p->skin, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin", &p->rebin, NULL));
+  PetscCall(OptInt(&o, OPT_PHYS, "-tile", "Tile edge in cells (>= 2): the unit of the colour-ordered sweep (default: the largest <= 16 that makes >= 16 tiles; never depends on the rank count)", &p->tile, &tileSet));
+  PetscCall(OptInts(&o, OPT_RUN, "-rank_grid", "Ranks along x and y (default: the shortest halo)", 2, p->grid, NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-balance_threshold", "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); results are bitwise the same either way", &p->balance, NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-balance_interval", "Rebinnings between two attempts to repartition", &p->balanceInterval, NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-balance_cell_weight", "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", &p->balanceCell, NULL));
+  PetscCall(OptEnum(&o, OPT_PHYS, "-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10), edmd (event-driven elastic hard disks, seed 003; -dt is then the reporting interval)", SolverKinds, 5, (int *)&p->solver));
+  PetscCall(OptReal(&o, OPT_PHYS, "-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", &p->rtol, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
+  PetscCall(OptInt(&o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", &p->active, NULL));
+  PetscCall(OptBool(&o, OPT_PHYS, "-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", &p->tao));
+  PetscCall(OptBool(&o, OPT_RUN, "-solver_monitor", "Print the iterations, residual and complementarity gap of every step", &p->monitor));
+  PetscCall(OptReal(&o, OPT_PHYS, "-edmd_temperature", "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", &p->kT, NULL));
+  PetscCall(OptBool(&o, OPT_PHYS, "-edmd_periodic", "edmd: periodic box (else the box has walls)", &p->periodic));
+  PetscCall(OptBool(&o, OPT_RUN, "-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)", &p->brute));
+  PetscCall(OptReal(&o, OPT_RUN, "-edmd_equilibrate", "edmd: pressure statistics start at this time", &p->equil, NULL));
+  PetscCall(OptString(&o, OPT_RUN, "-edmd_log", "edmd: write every collision and wall bounce, in order, to this file (replica 0)", p->edmdLog, sizeof(p->edmdLog), NULL));
+  PetscCall(OptString(&o, OPT_PHYS, "-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", p->geometry, sizeof(p->geometry), NULL));
+  PetscCall(OptBool(&o, OPT_PHYS, "-walk", "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the geometry only adds walls", &p->walk));
+  PetscCall(OptReal(&o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", &p->eikWall, NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, NULL, 1, NULL, NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, NULL, 1, NULL, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", &p->densH, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples", &p->densDt, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-attract_gamma", "Attraction f = -gamma (q - c)", &p->gamma, NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, NULL, 1, NULL, &centerSet));
+  PetscCall(OptReals(&o, OPT_PHYS, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, NULL, 1, NULL, &set));
+  PetscCall(OptReal(&o, OPT_PHYS, "-noise", "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate", &p->noise, NULL));
   if (!set && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
-  nh = 3 * 16;
-  PetscCall(PetscOptionsRealArray("-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", NULL, p->sched, &nh, &set));
-  if (set) {
-    PetscCheck(nh % 3 == 0 && nh > 0, comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule needs triples t,gx,gy; got %" PetscInt_FMT " numbers", nh);
-    p->nsched = nh / 3;
-    for (PetscInt k = 1; k < p->nsched; k++) PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule: the times must increase");
-  }
-  PetscCall(PetscOptionsEList("-init", "Initial condition", NULL, InitKinds, 4, InitKinds[p->init], &ninit, NULL));
-  PetscCall(PetscOptionsString("-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", NULL, p->initFile, p->initFile, sizeof(p->initFile), NULL));
-  PetscCall(OptionsRealArray(comm, PetscOptionsObject, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, &regionSet));
+  PetscCall(OptReals(&o, OPT_PHYS, "-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", 3 * 16, p->sched, &p->nsched, 3, "t,gx,gy", NULL));
+  for (PetscInt k = 1; k < p->nsched; k++) PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule: the times must increase");
+  PetscCall(OptEnum(&o, OPT_RUN, "-init", "Initial condition", InitKinds, 4, (int *)&p->init));
+  PetscCall(OptString(&o, OPT_RUN, "-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", p->initFile, sizeof(p->initFile), NULL));
+  PetscCall(OptReals(&o, OPT_RUN, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, NULL, 1, NULL, &regionSet));
   {
-    PetscInt  ng = 5 * 16;
     PetscBool gset;
-    PetscCall(PetscOptionsBool("-groups_density", "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the region, with -geometry), not a count", NULL, p->groupsDensity, &p->groupsDensity, NULL));
-    PetscCall(PetscOptionsRealArray("-groups", "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n and -init_region)", NULL, p->groups, &ng, &gset));
+    PetscCall(OptBool(&o, OPT_RUN, "-groups_density", "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the region, with -geometry), not a count", &p->groupsDensity));
+    PetscCall(OptReals(&o, OPT_RUN, "-groups", "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n and -init_region)", 5 * 16, p->groups, &p->ngroups, 5, "x0,y0,x1,y1,n", &gset));
     PetscCheck(!p->groupsDensity || gset, comm, PETSC_ERR_USER_INPUT, "-groups_density needs -groups x0,y0,x1,y1,density,...");
     PetscCheck(!p->groupsDensity || (p->geometry[0] && p->walk), comm, PETSC_ERR_USER_INPUT, "-groups_density needs a crowd -geometry: the density is per m^2 of its walkable area");
     if (gset) {
       Geometry geo;
-      PetscCheck(ng % 5 == 0 && ng > 0, comm, PETSC_ERR_USER_INPUT, "option -groups needs quintuples x0,y0,x1,y1,n; got %" PetscInt_FMT " numbers", ng);
-      p->ngroups = ng / 5;
-      p->n       = 0;
+      p->n = 0;
       if (p->groupsDensity) PetscCall(GeometryRead(comm, p->geometry, PETSC_FALSE, &geo));
       for (PetscInt g = 0; g < p->ngroups; g++) {
         PetscReal *q = &p->groups[5 * g];
@@ -251,32 +398,29 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
           PetscCall(GeometryRegionArea(&geo, q, &area));
           q[4] = PetscFloorReal(q[4] * area + 0.5);
         }
-        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]), comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
+        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]) && q[4] <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
         p->n += (PetscInt64)q[4];
       }
       if (p->groupsDensity) PetscCall(GeometryDestroy(&geo));
     }
   }
-  PetscCall(PetscOptionsReal("-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", NULL, p->phi, &p->phi, NULL));
-  PetscCall(PetscOptionsEList("-init_overlap", "Initial overlaps: error or project them away", NULL, OverlapPolicies, 2, OverlapPolicies[p->overlap], &novl, NULL));
-  PetscCall(PetscOptionsReal("-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max", NULL, p->overlapTol, &p->overlapTol, NULL));
-  PetscCall(PetscOptionsInt("-init_overlap_max_sweeps", "Sweeps allowed for the initial projection", NULL, p->overlapMaxSweeps, &p->overlapMaxSweeps, NULL));
-  PetscCall(PetscOptionsInt("-progress", "Progress line every K steps (0: ten lines per run)", NULL, p->progress, &p->progress, NULL));
-  PetscCall(PetscOptionsBool("-map", "Print an ASCII density map of the final state", NULL, p->map, &p->map, NULL));
-  PetscCall(PetscOptionsBool("-check_conservation", "Verify the id set after every migration", NULL, p->checkConservation, &p->checkConservation, NULL));
-  PetscCall(PetscOptionsBool("-quiet", "Print only the final summary", NULL, p->quiet, &p->quiet, NULL));
-  PetscCall(PetscOptionsString("-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", NULL, p->output, p->output, sizeof(p->output), NULL));
-  PetscCall(PetscOptionsInt("-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", NULL, p->outputEvery, &p->outputEvery, NULL));
-  PetscCall(PetscOptionsString("-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", NULL, p->checkpoint, p->checkpoint, sizeof(p->checkpoint), NULL));
-  PetscCall(PetscOptionsInt("-checkpoint_every", "Checkpoint every K steps (0: off)", NULL, p->chkEvery, &p->chkEvery, NULL));
-  PetscCall(PetscOptionsReal("-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", NULL, p->chkWall, &p->chkWall, NULL));
-  PetscCall(PetscOptionsReal("-output_flush_every", "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)", NULL, p->flushEvery, &p->flushEvery, NULL));
-  PetscCall(PetscOptionsBool("-io_collective_buffering", "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", NULL, p->ioTwoPhase, &p->ioTwoPhase, NULL));
-  PetscCall(PetscOptionsString("-restart", "Continue from this checkpoint (give the original run's options)", NULL, p->restart, p->restart, sizeof(p->restart), NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", &p->phi, NULL));
+  PetscCall(OptEnum(&o, OPT_RUN, "-init_overlap", "Initial overlaps: error or project them away", OverlapPolicies, 2, (int *)&p->overlap));
+  PetscCall(OptReal(&o, OPT_RUN, "-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max", &p->overlapTol, NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-init_overlap_max_sweeps", "Sweeps allowed for the initial projection", &p->overlapMaxSweeps, NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-progress", "Progress line every K steps (0: ten lines per run)", &p->progress, NULL));
+  PetscCall(OptBool(&o, OPT_RUN, "-map", "Print an ASCII density map of the final state", &p->map));
+  PetscCall(OptBool(&o, OPT_RUN, "-check_conservation", "Verify the id set after every migration", &p->checkConservation));
+  PetscCall(OptBool(&o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
+  PetscCall(OptString(&o, OPT_RUN, "-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output, sizeof(p->output), NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery, NULL));
+  PetscCall(OptString(&o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint, sizeof(p->checkpoint), NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-checkpoint_every", "Checkpoint every K steps (0: off)", &p->chkEvery, NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", &p->chkWall, NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-output_flush_every", "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)", &p->flushEvery, NULL));
+  PetscCall(OptBool(&o, OPT_RUN, "-io_collective_buffering", "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", &p->ioTwoPhase));
+  PetscCall(OptString(&o, OPT_RUN, "-restart", "Continue from this checkpoint (give the original run's physics options: a different value of any is refused)", p->restart, sizeof(p->restart), NULL));
   PetscOptionsEnd();
-  p->init    = (InitKind)ninit;
-  p->overlap = (OverlapPolicy)novl;
-  p->solver  = (SolverKind)nsolver;
 
   if (p->init == INIT_FILE) {
     PetscInt64 count;
@@ -299,7 +443,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT, "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
   PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT, "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)", (double)p->balanceCell);
   PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0", p->balanceInterval);
-  PetscCheck(p->tile >= 2, comm, PETSC_ERR_USER_INPUT, "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
+  PetscCheck(!tileSet || p->tile >= 2, comm, PETSC_ERR_USER_INPUT, "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
   PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]", (double)p->rebin);
   PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
   PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
@@ -357,7 +501,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   }
   if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
     const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
-    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)p->tile * cell); /* >= 4 tiles */
+    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)(tileSet ? p->tile : 16) * cell); /* >= 4 tiles */
     const PetscReal Hlattice = ((PetscReal)p->n * a / W + 1) * a * PetscSqrtReal(3.0) / 2 + 4 * rmax;
     p->box[0] = p->box[1] = 0;
     p->box[2] = W;
@@ -369,6 +513,15 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (!centerSet) {
     p->center[0] = 0.5 * (p->box[0] + p->box[2]);
     p->center[1] = 0.5 * (p->box[1] + p->box[3]);
+  }
+  if (!tileSet) { /* the largest tile <= 16 cells that makes >= 16 tiles, so that small scenes
+                     still split over ranks; from the cell grid alone, never from the rank
+                     count, so the sweep order and the trajectory stay the same on any    */
+    const PetscReal cell = 2 * rmax + p->skin;
+    PetscReal       nc[2];
+    for (int a = 0; a < 2; a++) nc[a] = PetscMax(PetscFloorReal((p->box[2 + a] - p->box[a]) / cell), 1);
+    for (p->tile = 16; p->tile > 2; p->tile--)
+      if (PetscCeilReal(nc[0] / p->tile) * PetscCeilReal(nc[1] / p->tile) >= 16) break;
   }
   for (PetscInt k = 0; k < p->nhalf; k++) {
     PetscReal *w = &p->half[3 * k], nn = PetscSqrtReal(w[0] * w[0] + w[1] * w[1]);

@@ -70,7 +70,9 @@ static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, 
    result is that of sweeping those rows one after the other.                          */
 static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, const char *wallMask, PetscInt tx, PetscInt ty)
 {
-  const PetscInt L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  const PetscInt   L = d->ln[0];
+  PetscInt         fwd[4];
+  DomainForwardOffsets(L, fwd);
   const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
   const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
   for (PetscInt parity = 0; parity < 2; parity++)
@@ -96,8 +98,8 @@ PetscErrorCode PBDSweep(Sim *s)
     PetscLogDouble b0, b1;
     PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
     PetscCall(PetscTime(&b0));
-    for (PetscInt ty = d->t0[1] + ((d->t0[1] & 1) != (colour >> 1)); ty < d->t1[1]; ty += 2)
-      for (PetscInt tx = d->t0[0] + ((d->t0[0] & 1) != (colour & 1)); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
+    for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
+      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
     PetscCall(PetscTime(&b1));
     s->bal.busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
@@ -114,14 +116,16 @@ PetscErrorCode PBDSweep(Sim *s)
 static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
 {
   const Particles *p  = &s->P;
-  PetscReal        m2 = 0;
+  PetscReal        m2 = 0, sum = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i], d2 = dx * dx + dy * dy;
     m2 = d2 > m2 ? d2 : m2;
+    sum += d2;
   }
+  m2 = NonFiniteAsInf(sum, m2);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m2, 1, MPIU_REAL, MPI_MAX, s->dom.comm));
   *disp = PetscSqrtReal(m2);
   PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
@@ -186,16 +190,19 @@ PetscErrorCode PNGSStep(Sim *s)
     for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
     PetscCall(PBDSweep(s));
     it++;
+    PetscReal sum = 0;
     m[0] = m[1] = m[2] = 0;
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i];
       m[0] = PetscMax(m[0], PetscMax(PetscAbsReal(p->x[i] - st->save[2 * i]), PetscAbsReal(p->y[i] - st->save[2 * i + 1])));
       m[1] = PetscMax(m[1], PetscMax(PetscAbsReal(p->x[i]), PetscAbsReal(p->y[i])));
       m[2] = PetscMax(m[2], dx * dx + dy * dy);
+      sum += dx * dx + dy * dy;
     }
+    m[2] = NonFiniteAsInf(sum, m[2]); /* rebin below, where Migrate stops the run */
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
     s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[2]));
-    if (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt && !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
+    if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt && !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin)))) PetscCall(SimRebin(s));
   } while (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt);
   st->iterations += it;
   st->lastIts      = it;
@@ -211,14 +218,16 @@ PetscErrorCode PNGSStep(Sim *s)
 PetscErrorCode PBDSettle(Sim *s)
 {
   Particles *p = &s->P;
-  PetscReal  m[2] = {0, s->control};
+  PetscReal  m[2] = {0, s->control}, sum = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i], d2 = dx * dx + dy * dy;
-    m[0] = d2 > m[0] || d2 != d2 ? d2 : m[0];
+    m[0] = d2 > m[0] ? d2 : m[0];
+    sum += d2;
   }
+  m[0] = NonFiniteAsInf(sum, m[0]); /* MPI_MAX may drop a NaN; it keeps an infinity */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
   s->control   = m[1];
   s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[0])); /* the next step's candidates */

@@ -194,7 +194,9 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
   const Cells     *c = &s->cells;
   const Particles *p = &s->P;
   const Walls     *wl = &s->walls;
-  const PetscInt   L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  const PetscInt   L = d->ln[0];
+  PetscInt         fwd[4];
+  DomainForwardOffsets(L, fwd);
   const PetscReal  act = s->prm.active;
   PetscInt         n = 0, cap = 0;
   Row             *R = NULL;

@@ -169,7 +169,9 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
   const Domain    *d = &s->dom;
   const Cells     *c = &s->cells;
   const Particles *p = &s->P;
-  const PetscInt   L = d->ln[0], fwd[4] = {1, L - 1, L, L + 1};
+  const PetscInt   L = d->ln[0];
+  PetscInt         fwd[4];
+  DomainForwardOffsets(L, fwd);
   PetscReal        m = 0;
 
   PetscFunctionBeginUser;

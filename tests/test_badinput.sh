@@ -13,6 +13,9 @@ printf -- '- just\n- a list\n' > "$dir/list.yaml"
 printf '# x y r\n1 1 0.5\n2 2 abc\n' > "$dir/badline.txt"
 printf '1 1 0.5\n200 2 0.5\n' > "$dir/outside.txt"
 printf '1 1 0.5\n3 3 -0.5\n' > "$dir/negr.txt"
+printf '1 1 0.5\nnan 3 0.5\n' > "$dir/nanx.txt"
+printf 'n: 100\ngravity: [nan, 0]\n' > "$dir/nan.yaml"
+printf 'n: 100\nseed: 99999999999999999999\n' > "$dir/huge.yaml"
 # crowd geometries (WKT)
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/room.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 0\nexit LINESTRING (10 4, 10 6)\n' > "$dir/unparsable.wkt"
@@ -23,10 +26,11 @@ printf 'room POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\n' > "$dir/keyword.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor POINT (5 5)\n' > "$dir/pointsensor.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor LINESTRING (5 5, 5 5)\n' > "$dir/zerosensor.wkt"
 printf 'walkable MULTIPOLYGON (((0 0, 4 0, 4 10, 0 10, 0 0)), ((6 0, 10 0, 10 10, 6 10, 6 0)))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/closed.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 NaN)\n' > "$dir/nan.wkt"
 
 # Each case runs in the background, two at a time (the runs are short and mostly wait on
 # MPI's start-up); its verdict goes to a file, counted at the end.
-k=0
+k=0; launched=0
 one_case() { # case number, ranks, expected message fragment, throng options...
   local kk=$1 np=$2 want=$3; shift 3
   local log="$dir/log.$kk.$np" rc
@@ -46,9 +50,26 @@ expect_error() { # expected message fragment, throng options...  (NP: rank count
   for np in ${NP:-1 2}; do
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
     one_case "$k" "$np" "$@" &
+    launched=$((launched + 1))
   done
 }
 
+# values that are not finite numbers, or too large for their type (issue 15)
+expect_error "option -gravity: nan, one of its values, is not a finite number" -gravity nan,0 -n 2000
+expect_error "option -halfplanes: nan"        -halfplanes 0,1,nan
+expect_error "option -attract_gamma: nan is not a finite number" -attract_gamma nan
+expect_error "option -attract_center: nan"    -attract_center nan,0
+expect_error "option -gravity_schedule: nan"  -gravity_schedule 0.001,nan,0
+expect_error "option -radius: inf is not a finite number" -radius inf
+expect_error "option -dt: -inf is not a finite"  -dt -inf
+expect_error "option -speed: nan"             -speed 1.3,nan,0.5,2
+expect_error "option -gravity: nan"           -options_file_yaml "$dir/nan.yaml"
+expect_error "option -steps: 99999999999999999999 is too large (at most" -steps 99999999999999999999
+expect_error "option -seed: 99999999999999999999 is too large" -options_file_yaml "$dir/huge.yaml"
+expect_error "option -n: 99999999999999999999999 is too large" -n 99999999999999999999999
+expect_error "option -tile: 3000000000 is too large" -tile 3000000000
+expect_error "line 2: expected 'x y' or 'x y r' (finite numbers)" -init file -init_file "$dir/nanx.txt" -box 0,0,20,20
+expect_error "line 2: a coordinate is not a finite number" -geometry "$dir/nan.wkt" -n 10 -radius 0.2
 expect_error "number of disks must be >= 0"   -n -5
 expect_error "is not an integer"              -n 12abc
 expect_error "radius must be > 0"             -radius 0
@@ -103,7 +124,7 @@ expect_error "nodes is too many; raise -eikonal_h" -geometry "$dir/room.wkt" -n 
 expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -radius 0.2 -speed 1,0.2,2,3
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
-expect_error "needs quintuples"               -groups 0,0,5,5
+expect_error "option -groups needs groups of 5 numbers x0,y0,x1,y1,n; got 4" -groups 0,0,5,5
 expect_error "-solver edmd runs hard disks in a box" -solver edmd -geometry "$dir/room.wkt" -n 10 -radius 0.2
 expect_error "-solver edmd cannot restart yet" -solver edmd -restart "$dir/nope.h5"
 expect_error "edmd_temperature 0" -solver edmd -edmd_temperature 0
@@ -120,7 +141,14 @@ expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 
 wait
 for v in "$dir"/verdict.*; do
+  [ -e "$v" ] || continue
   if [ "$(cat "$v")" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$v" >&2; fi
 done
-echo "$passed passed, $failed failed ($k cases)"
+# every run launched must have left a verdict: one lost (a case killed, a name clash)
+# would otherwise pass unseen
+if [ $((passed + failed)) -ne "$launched" ]; then
+  echo "FAIL: $launched runs launched, but $((passed + failed)) verdicts found" >&2
+  failed=$((failed + launched - passed - failed))
+fi
+echo "$passed passed, $failed failed ($k cases, $launched runs)"
 [ "$failed" -eq 0 ]

@@ -59,4 +59,21 @@ static inline PetscInt DomainLocalCell(const Domain *d, PetscInt cx, PetscInt cy
 }
 /* Colour of a global tile: tiles of one colour have disjoint sweep footprints. */
 static inline int DomainTileColour(PetscInt tx, PetscInt ty) { return (int)(tx & 1) + 2 * (int)(ty & 1); }
+/* The first tile index >= t0 of parity `parity`: a rank sweeps the tiles of colour c
+   that lie in its block from DomainColourStart(t0[0], c & 1), DomainColourStart(t0[1],
+   c >> 1), every second one along each axis (pbd.c; tested in test_units.c).        */
+static inline PetscInt DomainColourStart(PetscInt t0, int parity) { return t0 + ((t0 & 1) != parity); }
+/* The forward neighbours of a cell, (dx, dy): E, NW, N, NE.  With the cell itself they
+   take each pair of neighbouring cells once (a half stencil). */
+static const int THRONG_FWD[4][2] = {
+  {1,  0},
+  {-1, 1},
+  {0,  1},
+  {1,  1}
+};
+/* The same as offsets in a local cell array of row length L. */
+static inline void DomainForwardOffsets(PetscInt L, PetscInt fwd[4])
+{
+  for (int f = 0; f < 4; f++) fwd[f] = THRONG_FWD[f][0] + THRONG_FWD[f][1] * L;
+}
 #define THRONG_NCOLOURS 4

@@ -8,7 +8,24 @@ typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
 typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS, SOLVER_EDMD } SolverKind;
 
+/* How an option is declared (options.c): its kind says whether it defines the equations
+   (PHYS: a restart must be given the same value) or only steers the run (RUN).       */
+typedef enum { OPT_RUN, OPT_PHYS } OptionKind;
+typedef enum { OPTT_REAL, OPTT_REALS, OPTT_INT, OPTT_INTS, OPTT_INT64, OPTT_BOOL, OPTT_STRING, OPTT_ENUM } OptionType;
 typedef struct {
+  const char        *name;  /* without the dash                                     */
+  OptionKind         kind;
+  OptionType         type;
+  size_t             off;   /* of the value in Params                               */
+  PetscInt           n;     /* number of values; -1: per x the PetscInt at noff     */
+  size_t             noff;
+  PetscInt           per;
+  const char *const *list;  /* OPTT_ENUM: the names                                 */
+} OptionDecl;
+#define THRONG_MAX_OPTIONS 96
+
+typedef struct {
+  char       scenario[64]; /* -scenario NAME: a ready-made set of options            */
   /* particles */
   PetscInt64 n;          /* -n: number of disks                                        */
   PetscReal  radius;     /* -radius: mean disk radius                                  */
@@ -25,7 +42,7 @@ typedef struct {
   PetscReal  skin;       /* -skin: cell edge = 2 r_max + skin                          */
   PetscReal  rebin;      /* -rebin_fraction: rebin when a prediction has moved a disk  */
                          /*   more than this fraction of the skin since the last binning */
-  PetscInt   tile;       /* -tile: tile edge in cells (>= 2)                           */
+  PetscInt   tile;       /* -tile: tile edge in cells (>= 2; default from the cell grid) */
   PetscInt   grid[2];    /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
   PetscReal  balance;    /* -balance_threshold: repartition when the owned disks' max  */
                          /*   over mean passes this (0: never; balance.c)               */
@@ -87,6 +104,8 @@ typedef struct {
   char       restart[PETSC_MAX_PATH_LEN];    /* -restart PATH: continue from a checkpoint       */
   PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
   PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
+  OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
+  PetscInt   ndecl;
 } Params;
 
 extern const char *const SolverKinds[];
@@ -98,3 +117,6 @@ PetscErrorCode CheckUnusedOptions(MPI_Comm comm);
 void           TakeConfigFile(int *argc, char ***argv);
 PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv);
 PetscErrorCode ParamsView(MPI_Comm comm, const Params *p);
+/* "name=value ..." of every PHYS option, with its final value (defaults resolved): what
+   a checkpoint stores and a restart must match. */
+PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len);

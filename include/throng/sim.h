@@ -10,6 +10,7 @@
 #include <throng/walls.h>
 #include <throng/digest.h>
 #include <throng/idorder.h>
+
 #include <throng/solver.h>
 #include <throng/crowd.h>
 #include <throng/balance.h>

@@ -23,6 +23,12 @@ static inline PetscErrorCode ThrongGrow(void *a, size_t size, PetscInt n, PetscI
   return PetscRealloc(size * (size_t)*cap, (void **)a);
 }
 
+/* A largest squared displacement m, and the sum of the same squares: the max skips a NaN
+   (every comparison with it is false), the sum keeps it.  An infinity survives MPI_MAX,
+   which may drop a NaN, and makes the caller rebin, where Migrate stops the run with
+   "a disk position is no longer a finite number".                                     */
+static inline PetscReal NonFiniteAsInf(PetscReal sum, PetscReal m) { return isfinite(sum) ? m : PETSC_INFINITY; }
+
 /* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
    ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
