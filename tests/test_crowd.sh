@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Crowd scenarios (issue 5, first part):
 #  - RiMEA test 1: one agent at 1.33 m/s through a 40 m corridor needs 26-34 s;
-#  - room evacuation through one door (configs/room.yaml): every agent leaves, no agent
-#    ever overlaps a wall or another agent beyond 1 % of a radius, and the exit records
-#    (id, time, exit) and a mid-run state digest are identical on 1, 2 and 3 ranks;
+#  - room evacuation through one door (configs/room.yaml): every agent leaves, the
+#    largest overlap of agents and walls (sampled every 10 steps, from the summary) stays
+#    below 0.12 m at h = 0.01 s, shrinks by half or more at h/4 and vanishes with pngs;
+#    the exit records (id, time, exit), the sampled overlap and a mid-run state digest
+#    are identical on 1, 2 and 3 ranks;
 #  - the evacuation curve file counts down to 0;
 #  - seed 001 §4.2: evacuation times with h, 10 h and 30 h within 5 %;
 #  - seed 001 §4.1: the labyrinth ball, driven by a piecewise-constant field, reaches P1,
@@ -33,17 +35,22 @@ awk -v t="${t:-0}" 'BEGIN { exit !(t >= 26 && t <= 34) }'; check "RiMEA 1: time 
 # room evacuation on 1, 2, 3 ranks
 for np in 1 2 3; do
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/room$np" -quiet \
-    -progress 50 >"$out/room$np.log" 2>&1
+    -progress 10 >"$out/room$np.log" 2>&1
   check "room on $np ranks exited with $?" $?
   grep -q "summary: crowd: 100 of 100 agents left, evacuation time" "$out/room$np.log"; check "room on $np ranks: not every agent left" $?
-  # worst overlap (agents and walls) over the progress lines, relative to the radius 0.2
-  awk '/^step/ { for (i = 1; i <= NF; i++) if ($i == "max_overlap" && $(i + 1) > m) m = $(i + 1) } END { exit !(m + 0 <= 0.002) }' "$out/room$np.log"
-  check "room on $np ranks: an overlap above 1 % of a radius" $?
+  # worst overlap (agents and walls) of the samples every 10 steps, from the summary
+  # (a -quiet run prints no progress lines): single-sweep PBD at h = 0.01 s lets a jam
+  # at the door compress by about 0.10 m (docs/crowd.md, known limits); bounded here,
+  # and the same on every rank count
+  awk '/^summary: sampled_max_overlap/ { m = $3; seen = 1 } END { exit !(seen && m + 0 > 0 && m + 0 <= 0.12) }' "$out/room$np.log"
+  check "room on $np ranks: the sampled overlap $(awk '/^summary: sampled_max_overlap/ { print $3 }' "$out/room$np.log") is missing or above 0.12 m" $?
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet -steps 800 >"$out/mid$np.log" 2>&1
   check "room (800 steps) on $np ranks exited with $?" $?
 done
 grep "summary: crowd" "$out/room1.log"
+grep "summary: sampled_max_overlap" "$out/room1.log"
 for np in 2 3; do
+  [ "$(grep sampled_max_overlap "$out/room1.log")" = "$(grep sampled_max_overlap "$out/room$np.log")" ]; check "room: the sampled overlaps on $np ranks differ from 1 rank" $?
   cmp -s "$out/room1.exits.csv" "$out/room$np.exits.csv"; check "room: exit records on $np ranks differ from 1 rank" $?
   [ "$(grep state-digest "$out/mid1.log")" = "$(grep state-digest "$out/mid$np.log")" ]; check "room: digest at step 800 on $np ranks differs" $?
 done
@@ -138,6 +145,35 @@ check "jobs/bottleneck.sh exited with $?" $?
 cat "$out/bn/bottleneck.csv"
 awk -F, 'NR == 2 { a = $3 } NR == 3 { b = $3 } NR > 1 && !($6 > 0.85 * $3 && $6 < 1.15 * $3) { bad = 1 } END { exit !(a > 0 && b > 1.5 * a && !bad) }' "$out/bn/bottleneck.csv"
 check "bottleneck: the flow does not grow 1.5-fold from 1.0 m to 2.0 m, or the sensor disagrees with the exit" $?
+
+# the overlap is the scheme's error: it shrinks with h, and sweeps to convergence
+# (-solver pngs) remove it
+sampled() { awk '/^summary: sampled_max_overlap/ { print $3 }' "$1"; }
+for o in "0.0025 pbd" "0.01 pngs"; do
+  set -- $o
+  timeout 300 "$THRONG" -options_file_yaml configs/room.yaml -dt "$1" -solver "$2" -output none -quiet -progress 10 >"$out/ovl.$2.log" 2>&1
+  check "room -dt $1 -solver $2 exited with $?" $?
+done
+echo "room: sampled largest overlap $(sampled "$out/room1.log") m at h = 0.01 s, $(sampled "$out/ovl.pbd.log") m at h = 0.0025 s, $(sampled "$out/ovl.pngs.log") m with pngs"
+awk -v a="$(sampled "$out/room1.log")" -v b="$(sampled "$out/ovl.pbd.log")" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.5 * a) }'
+check "room: the overlap does not shrink by half from h = 0.01 s to 0.0025 s" $?
+awk -v c="$(sampled "$out/ovl.pngs.log")" 'BEGIN { exit !(c != "" && c + 0 <= 1e-6) }'
+check "room: pngs leaves an overlap above 1e-6 m" $?
+
+# a 10 m x 10 m room with the default -tile: the tile is chosen from the cell grid
+# (11 x 11 cells of 1.02 m: tiles of 3, where 16 made one tile that could not be split
+# over 2 ranks), so it splits over 2 and 4 ranks, to the same result
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' >"$out/room10.wkt"
+for np in 1 2 4; do
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -geometry "$out/room10.wkt" -n 40 -radius 0.5 -polydispersity 0 -dt 0.01 -steps 300 -output none >"$out/room10.$np.log" 2>&1
+  rc=$?
+  check "10 m room on $np ranks exited with $rc: $(grep -m1 error "$out/room10.$np.log")" $rc
+done
+grep -q "in tiles of 3;" "$out/room10.1.log"; check "10 m room: not in tiles of 3 cells" $?
+for np in 2 4; do
+  [ -n "$(grep state-digest "$out/room10.1.log")" ] && [ "$(grep state-digest "$out/room10.1.log")" = "$(grep state-digest "$out/room10.$np.log")" ]
+  check "10 m room: the digest on $np ranks differs from 1 rank" $?
+done
 
 # the Quick start's job (-scenario evacuation) with 400 agents instead of 10 000, 2 ranks
 timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 400 -output none -quiet >"$out/scen.log" 2>&1

@@ -32,6 +32,8 @@ typedef struct {
   PetscInt   rebins;
   PetscInt64 pairChecks;   /* candidate pair evaluations on this rank                  */
   PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
+  PetscReal  ovlMax;       /* largest overlap measured at the progress samples          */
+  PetscInt   ovlSamples;   /* ... how many (every -progress K steps, also with -quiet)  */
   Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
   PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats sol;

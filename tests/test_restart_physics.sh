@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A restart runs the equations of its checkpoint, or is refused (issue 15).
+#
+#  1. Every option declared PHYS in src/options.c is in the checkpoint's physics string
+#     (the list is read from the checkpoint itself, so a new option is covered without
+#     editing this test), and changing any one of them at restart is refused with
+#     "written for other equations" -- also by a tiny change (1e-9 relative), since the
+#     values are stored with 17 digits.
+#  2. The options that decide a crowd's drawn free speeds are among them: -seed,
+#     -speed, -speed2, -speed2_fraction (a restart with another -seed used to run on,
+#     to another trajectory, without a word).
+#  3. Options declared RUN change nothing: a restart on 2 ranks with other output,
+#     progress and load-balancing options ends with the straight run's digest.
+#  4. Options are declared only through the helpers of options.c, which record the kind:
+#     no other call of PetscOptions{Real,Int,Bool,String,EList,...} reads an option.
+#   test_restart_physics.sh path/to/throng path/to/mpiexec path/to/source
+set -u
+THRONG=$1; MPIEXEC=${2:-mpiexec}; SRC=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+PY=/usr/bin/python3
+passed=0; failed=0
+ok()   { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$SRC" || exit 1
+digest() { sed -n 's/^state-digest: //p' "$1"; }
+
+# the room of configs/room.yaml with two populations, so that every crowd option counts
+O=(-options_file_yaml configs/room.yaml -speed2 0.8,0.1,0.4,1.2 -speed2_fraction 0.3 -quiet)
+"$THRONG" "${O[@]}" -steps 300 -checkpoint_every 300 -output "$dir/a" >"$dir/a.log" 2>&1 || fail "the checkpointing run failed: $(tail -3 "$dir/a.log")"
+"$THRONG" "${O[@]}" -steps 500 -output "$dir/straight" >"$dir/straight.log" 2>&1 || fail "the straight run failed"
+[ -f "$dir/a.chk.h5" ] || { fail "no checkpoint written"; echo "$passed passed, $failed failed"; exit 1; }
+
+# the physics string, one "name=value" a line
+$PY - "$dir/a.chk.h5" >"$dir/physics.txt" <<'EOF' || fail "cannot read the physics attribute"
+import sys, h5py
+v = h5py.File(sys.argv[1], "r")["checkpoint"].attrs["physics"]
+v = v.decode() if isinstance(v, bytes) else str(v)
+for item in v.split(" "):
+    print(item)
+EOF
+n=$(wc -l <"$dir/physics.txt")
+[ "$n" -ge 30 ] && ok || fail "only $n physics options in the checkpoint"
+for want in seed speed speed2 speed2_fraction radius polydispersity dt tile skin geometry gravity noise; do
+  grep -q "^$want=" "$dir/physics.txt" && ok || fail "option -$want is not in the checkpoint's physics string"
+done
+for runonly in steps output progress balance_threshold rank_grid restart init n; do
+  grep -q "^$runonly=" "$dir/physics.txt" && fail "run-only option -$runonly is in the physics string" || ok
+done
+
+# the options PETSc shows as logical (-help: "<TRUE : TRUE>")
+"$THRONG" -help >"$dir/help.txt" 2>/dev/null
+sed -n 's/^  -\([a-z0-9_]*\): <\(TRUE\|FALSE\) .*/\1/p' "$dir/help.txt" >"$dir/bools.txt"
+# and the integers ("<now 16 : ...", where PETSc writes a real as "0." or "0.5")
+sed -n 's/^  -\([a-z0-9_]*\) <now -\{0,1\}[0-9][0-9]* : .*/\1/p' "$dir/help.txt" >"$dir/ints.txt"
+cp configs/geometry/room.wkt "$dir/room-copy.wkt"
+
+# 1. each physics option changed alone: refused
+changed() { # name value -> a valid value that differs (a tiny change where it can be)
+  local name=$1 value=$2
+  if grep -qx "$name" "$dir/bools.txt"; then [ "$value" = 1 ] && echo 0 || echo 1; return; fi
+  case "$name" in
+    solver) echo pngs; return ;;
+    geometry) echo "$dir/room-copy.wkt"; return ;;
+    halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
+    gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;
+  esac
+  if grep -qx "$name" "$dir/ints.txt"; then echo $((value + 1)); return; fi
+  awk -v v="$value" 'BEGIN { n = split(v, a, ","); x = a[1];
+    if (x + 0 == 0) a[1] = "1e-9";
+    else a[1] = sprintf("%.17g", x * (1 - 1e-9));              # a real, changed a little
+    s = a[1]; for (i = 2; i <= n; i++) s = s "," a[i]; print s }'
+}
+tested=0
+while IFS= read -r item; do
+  name=${item%%=*}; value=${item#*=}
+  new=$(changed "$name" "$value")
+  log="$dir/r.$name.log"
+  timeout 120 "$THRONG" "${O[@]}" "-$name" "$new" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/r" -checkpoint none >"$log" 2>&1
+  rc=$?
+  tested=$((tested + 1))
+  if [ "$rc" -ne 0 ] && grep -q "written for other equations" "$log" && ! grep -q '^state-digest' "$log"; then ok
+  else fail "-$name $new (was $value) at restart: exit $rc, not refused as other equations: $(grep -m1 'error' "$log")"; fi
+done <"$dir/physics.txt"
+[ "$tested" -eq "$n" ] && ok || fail "tested $tested of $n physics options"
+
+# 2. the same options: the straight run's digest, on 1 and on 2 ranks, also with other
+#    run-only options
+ref=$(digest "$dir/straight.log")
+[ -n "$ref" ] && ok || fail "the straight run printed no digest"
+"$THRONG" "${O[@]}" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/b" >"$dir/b.log" 2>&1
+[ "$(digest "$dir/b.log")" = "$ref" ] && ok || fail "restart with the same options: digest $(digest "$dir/b.log"), straight run $ref"
+"$MPIEXEC" -n 2 "$THRONG" "${O[@]}" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/c" -output_every 37 -progress 11 -balance_threshold 0 -rank_grid 1,2 -checkpoint_every 0 >"$dir/c.log" 2>&1
+[ "$(digest "$dir/c.log")" = "$ref" ] && ok || fail "restart on 2 ranks with other run-only options: digest $(digest "$dir/c.log"), straight run $ref"
+
+# 4. every option is declared through a helper that records its kind
+calls=$(awk '/^\/\* ---- Declaring an option/ { inside = 1 } /^PetscErrorCode ParamsPhysics/ { inside = 0 }
+  !inside && /PetscOptions(Real|Int|Bool|String|EList|Enum|RealArray|IntArray|Scalar|Int64|Range)[A-Za-z]*\(/ { print FILENAME ":" FNR ": " $0 }' src/*.c)
+[ -z "$calls" ] && ok || fail "options read outside the declaring helpers of options.c (their kind is not recorded): $calls"
+
+echo "$passed passed, $failed failed ($tested physics options)"
+[ "$failed" -eq 0 ]
