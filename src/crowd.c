@@ -495,29 +495,37 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n", c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
     }
   }
-  if (writeFiles && !rank) {
-    char  name[PETSC_MAX_PATH_LEN];
-    FILE *f;
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
-    f = fopen(name, "w");
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-    fprintf(f, "id,time,exit\n");
-    for (PetscInt k = 0; k < tot; k++) fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
-    fclose(f);
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
-    f = fopen(name, "w");
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-    fprintf(f, "time,remaining\n");
-    for (PetscInt k = 0; k < ncurve; k++) fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
-    fclose(f);
-    if (c->geom.nsensors) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
-      f = fopen(name, "w");
-      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-      fprintf(f, "id,time,sensor,direction\n");
-      for (PetscInt k = 0; k < ncr; k++) fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor, (int)crs[k].dir);
-      fclose(f);
+  if (writeFiles) { /* rank 0 writes the tables; the ranks agree on whether it could */
+    char name[PETSC_MAX_PATH_LEN] = "";
+    int  bad = 0;
+    if (!rank) {
+      FILE *f;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
+      if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
+        fprintf(f, "id,time,exit\n");
+        for (PetscInt k = 0; k < tot; k++) fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
+        bad = fclose(f) != 0;
+      } else bad = 1;
+      if (!bad) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
+        if ((f = fopen(name, "w"))) {
+          fprintf(f, "time,remaining\n");
+          for (PetscInt k = 0; k < ncurve; k++) fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
+          bad = fclose(f) != 0;
+        } else bad = 1;
+      }
+      if (!bad && c->geom.nsensors) {
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
+        if ((f = fopen(name, "w"))) {
+          fprintf(f, "id,time,sensor,direction\n");
+          for (PetscInt k = 0; k < ncr; k++) fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor, (int)crs[k].dir);
+          bad = fclose(f) != 0;
+        } else bad = 1;
+      }
     }
+    PetscCall(IoAgree(comm, &bad));
+    PetscCallMPI(MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, comm));
+    PetscCheck(!bad, comm, PETSC_ERR_FILE_WRITE, "cannot write the crowd table '%s'", name);
   }
   if (writeFiles && file >= 0) { /* the same in PREFIX.h5, group /crowd (collective) */
     hid_t   g, t;
@@ -621,7 +629,14 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
   if (g >= 0 && H5Aexists(g, "total,dlast,dsamples,dnx,dny") > 0 && (a = H5Aopen(g, "total,dlast,dsamples,dnx,dny", H5P_DEFAULT)) >= 0) ok = H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
   else ok = 0;
   if (a >= 0) H5Aclose(a);
+  { /* every rank read it: all must have, and all take rank 0's values */
+    int bad = !ok;
+    PetscCall(IoAgree(comm, &bad));
+    ok = !bad;
+  }
+  if (!ok && g >= 0) H5Gclose(g);
   PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks the crowd records (group /checkpoint/crowd): it was not written by a crowd run", path);
+  PetscCallMPI(MPI_Bcast(v, 5, MPI_LONG_LONG, 0, comm));
   PetscCheck(v[3] == c->dnx && v[4] == c->dny, comm, PETSC_ERR_USER_INPUT, "restart file '%s' has a density map of %lld x %lld cells, this run %" PetscInt_FMT " x %" PetscInt_FMT ": give the original -density_h", path, v[3], v[4], c->dnx, c->dny);
   c->total    = (PetscInt64)v[0];
   c->dlast    = (PetscInt64)v[1];
@@ -645,7 +660,7 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
       PetscCall(PetscMalloc1(c->capCross, &c->cross));
       c->nleft  = (PetscInt)n[0];
       c->ncross = (PetscInt)n[1];
-      ok        = ReadRoot(g, "exits", te, n[0], c->left) >= 0 && ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
+      ok        = !IoInjectFault(comm, "crowd-records") && ReadRoot(g, "exits", te, n[0], c->left) >= 0 && ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
       if (ok && c->dens) ok = ReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
       H5Tclose(te);
       H5Tclose(tc);

@@ -33,6 +33,7 @@
 #include <throng/io.h>
 #include <throng/idorder.h>
 #include <string.h>
+#include <stdlib.h>
 
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value)
 {
@@ -59,6 +60,24 @@ PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t typ
   PetscCallHDF5(comm, H5Aclose(a));
   PetscCallHDF5(comm, H5Sclose(sp));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IoAgree(MPI_Comm comm, int *bad)
+{
+  PetscMPIInt size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size > 1) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 1, MPI_INT, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool IoInjectFault(MPI_Comm comm, const char *place)
+{
+  const char *want = getenv("THRONG_INJECT_FAULT");
+  int         rank = 0;
+  if (!want || strcmp(want, place)) return PETSC_FALSE;
+  MPI_Comm_rank(comm, &rank);
+  return rank == 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dxpl)
@@ -141,17 +160,23 @@ static PetscErrorCode ReserveFrames(H5MDWriter *w, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0 writes the sidecar; the ranks then agree on whether it could (collective). */
 static PetscErrorCode WriteXdmf(H5MDWriter *w)
 {
   PetscMPIInt rank;
   char        tmp[PETSC_MAX_PATH_LEN + 8];
-  FILE       *f;
+  FILE       *f   = NULL;
+  int         bad = 0;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
-  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
-  f = fopen(tmp, "w");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
+  if (!rank) {
+    f   = IoInjectFault(w->comm, "xdmf") ? NULL : fopen(tmp, "w");
+    bad = f ? 0 : 1;
+  }
+  PetscCall(IoAgree(w->comm, &bad));
+  PetscCheck(!bad, w->comm, PETSC_ERR_FILE_OPEN, "cannot write the ParaView sidecar %s", tmp);
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
   fprintf(f, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
   fprintf(f, "  <Grid Name=\"disks\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt k = 0; k < w->flushed; k++) {
@@ -174,6 +199,8 @@ static PetscErrorCode WriteXdmf(H5MDWriter *w)
     fprintf(f, "   </Grid>\n");
   }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  /* a full disk shows at fclose: rank 0 alone knows, and says so without a hang (the
+     XDMF is a sidecar: the snapshots in the .h5 file are not at risk)              */
   PetscCheck(!fclose(f), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
   PetscCheck(!rename(tmp, w->xdmf), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, w->xdmf);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -336,20 +363,18 @@ PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
 {
   hid_t   fs, ms;
   hsize_t nelem = 1, zero = 0;
+  herr_t  e;
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.ioWrite, 0, 0, 0, 0));
   for (int d = 0; d < ndim; d++) nelem *= cnt[d];
   PetscCallHDF5(comm, fs = H5Dget_space(ds));
-  if (nelem) {
-    /* the memory space has the selection's shape: with another shape HDF5 1.10 maps
-       chunks element by element, which costs more than the write itself           */
-    PetscCallHDF5(comm, ms = H5Screate_simple(ndim, cnt, NULL));
-    PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
-  } else { /* a rank with nothing to write still takes part in the collective call */
-    PetscCallHDF5(comm, ms = H5Screate_simple(1, &zero, NULL));
-    PetscCallHDF5(comm, H5Sselect_none(fs));
-    PetscCallHDF5(comm, H5Sselect_none(ms));
-  }
+  /* the memory space has the selection's shape: with another shape HDF5 1.10 maps
+     chunks element by element, which costs more than the write itself.  A rank with
+     nothing to write selects nothing and still takes part in the collective call.
+     The ranks take different branches: each reports one status (PetscCallHDF5 agrees). */
+  if (nelem) e = (ms = H5Screate_simple(ndim, cnt, NULL)) < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
+  else e = (ms = H5Screate_simple(1, &zero, NULL)) < 0 || H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
+  PetscCallHDF5(comm, e);
   PetscCallHDF5Agree(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf), "writing a dataset");
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
@@ -466,13 +491,17 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     const void     *vals[3] = {&st, &tm, &nn};
     for (int k = 0; k < 3; k++) {
       hid_t fs, ms;
+      herr_t e;
       PetscCallHDF5(comm, H5Dset_extent(series[k], &n1));
       PetscCallHDF5(comm, fs = H5Dget_space(series[k]));
       PetscCallHDF5(comm, ms = H5Screate_simple(1, &one, NULL));
-      if (!rank) PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &f, NULL, &one, NULL));
-      else {
-        PetscCallHDF5(comm, H5Sselect_none(fs));
-        PetscCallHDF5(comm, H5Sselect_none(ms));
+      /* rank 0 selects the element, the others nothing; every rank reports its status */
+      if (!rank) e = IoInjectFault(comm, "series") ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, &f, NULL, &one, NULL);
+      else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
+      {
+        int bad = e < 0;
+        PetscCall(IoAgree(comm, &bad));
+        PetscCheck(!bad, comm, PETSC_ERR_LIB, "HDF5: cannot select the element of frame %d in a time series (step, time, count) of '%s'", (int)f, w->h5);
       }
       PetscCallHDF5Agree(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]), "writing a time series");
       PetscCallHDF5(comm, H5Sclose(ms));

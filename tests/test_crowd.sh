@@ -43,7 +43,8 @@ for np in 1 2 3; do
   # at the door compress by about 0.10 m (docs/crowd.md, known limits); bounded here,
   # and the same on every rank count
   awk '/^summary: sampled_max_overlap/ { m = $3; seen = 1 } END { exit !(seen && m + 0 > 0 && m + 0 <= 0.12) }' "$out/room$np.log"
-  check "room on $np ranks: the sampled overlap $(awk '/^summary: sampled_max_overlap/ { print $3 }' "$out/room$np.log") is missing or above 0.12 m" $?
+  ok=$? # before the message: its $(...) would reset $?
+  check "room on $np ranks: the sampled overlap $(awk '/^summary: sampled_max_overlap/ { print $3 }' "$out/room$np.log") is missing or above 0.12 m" $ok
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet -steps 800 >"$out/mid$np.log" 2>&1
   check "room (800 steps) on $np ranks exited with $?" $?
 done

@@ -17,7 +17,8 @@ cleanup() { umount "$mnt" 2>/dev/null; rmdir "$mnt"; }
 trap cleanup EXIT
 check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
 if ! mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
-  echo "SKIP: cannot mount a tmpfs here (needs root and mount rights)"; exit 77
+  echo "SKIPPED: the file-system faults (full, read-only, filling up) did not run: cannot mount a tmpfs here (needs root and mount rights)"
+  exit 77
 fi
 
 refused() { # name, message fragment, ranks, options...
@@ -26,13 +27,14 @@ refused() { # name, message fragment, ranks, options...
   timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet "$@" >"$log" 2>&1
   local rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(grep -c '^throng: error' "$log")" -eq 1 ] && grep -q -- "$want" "$log" && ! grep -q '^state-digest' "$log"
-  check "$name on $np ranks (exit $rc): wanted one error with '$want', got: $(grep -m2 throng "$log")" $?
+  ok=$? # before the message: its $(...) would reset $?
+  check "$name on $np ranks (exit $rc): wanted one error with '$want', got: $(grep -m2 throng "$log")" $ok
   grep -m1 '^throng: error' "$log"
   rm -f "$log"
 }
 for np in 1 2; do
   refused "full directory" "MB free, but the run will write at least" $np -n 2000 -steps 10 -output "$mnt/run"
-  [ -z "$(ls -A "$mnt")" ]; check "the refused run left files in the directory: $(ls "$mnt")" $?
+  [ -z "$(ls -A "$mnt")" ]; ok=$?; check "the refused run left files in the directory: $(ls "$mnt")" $ok
 done
 mount -o remount,ro "$mnt"
 for np in 1 2; do refused "read-only file system" "Read-only file system" $np -n 100 -steps 10 -output "$mnt/run"; done

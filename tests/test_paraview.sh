@@ -18,9 +18,11 @@ if ! command -v pvbatch >/dev/null || ! command -v xvfb-run >/dev/null; then
   echo "0 passed, 1 failed"; exit 1
 fi
 timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet -n 3000 -steps 300 -output_every 100 -output run >run.log 2>&1
-check "throng run failed: $(tail -2 run.log)" $?
+ok=$? # before the message: its $(...) would reset $?
+check "throng run failed: $(tail -2 run.log)" $ok
 timeout 300 xvfb-run -a -n "$XNUM" pvbatch "$RENDER" run.xdmf --png run.png --expect-n 3000 --color id >pv.log 2>&1
-check "pvbatch render failed: $(tail -3 pv.log)" $?
+ok=$? # before the message: its $(...) would reset $?
+check "pvbatch render failed: $(tail -3 pv.log)" $ok
 grep -q "has 3000 disks" pv.log; check "pvbatch did not report 3000 disks" $?
 size=$(stat -c %s run.png 2>/dev/null || echo 0)
 [ "$size" -gt 20000 ]; check "PNG missing or empty ($size bytes)" $?
@@ -28,11 +30,13 @@ timeout 300 xvfb-run -a -n "$XNUM" pvbatch "$RENDER" run.xdmf --expect-n 2999 >p
 [ $? -ne 0 ]; check "render.py accepted a wrong point count" $?
 # a movie (every frame + an animated GIF) and the matplotlib diagnostics of the H5MD file
 timeout 300 xvfb-run -a -n "$XNUM" pvbatch "$RENDER" run.xdmf --movie frames --size 400x300 >mv.log 2>&1
-check "movie failed: $(tail -2 mv.log)" $?
+ok=$? # before the message: its $(...) would reset $?
+check "movie failed: $(tail -2 mv.log)" $ok
 [ "$(ls frames/frame_*.png 2>/dev/null | wc -l)" -eq 4 ] && [ -s frames/movie.gif ]; check "movie: want 4 frames and movie.gif" $?
 PLOT=$(dirname "$RENDER")/plot_run.py
 /usr/bin/python3 "$PLOT" run.h5 --png diag.png --csv diag.csv >/dev/null 2>plot.log
-check "plot_run.py failed: $(tail -2 plot.log)" $?
+ok=$? # before the message: its $(...) would reset $?
+check "plot_run.py failed: $(tail -2 plot.log)" $ok
 [ -s diag.png ] && [ "$(wc -l < diag.csv)" -eq 5 ]; check "diagnostics: want a PNG and 4 CSV rows" $?
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,10 +5,17 @@
 #include <throng/idorder.h>
 #include <hdf5.h>
 
-/* A negative HDF5 status becomes a PETSc error on comm (collective if comm is). */
+/* An HDF5 call that every rank of comm makes: a negative status on any rank becomes one
+   error on all of them.  The ranks agree on it by a reduction first, so that a failure
+   of one rank alone (a metadata write, a read of a damaged block) cannot leave the
+   others waiting in the next collective.  Every rank of comm must reach the call: where
+   only some ranks have work, the others make a no-op call in its place (see the time
+   series in io_h5md.c).  The reduction costs microseconds; no HDF5 call is in a step.  */
 #define PetscCallHDF5(comm, expr) \
   do { \
-    if ((expr) < 0) SETERRQ((comm), PETSC_ERR_LIB, "HDF5 call failed: %s", #expr); \
+    int bad_ = (expr) < 0 ? 1 : 0; \
+    PetscCall(IoAgree((comm), &bad_)); \
+    PetscCheck(!bad_, (comm), PETSC_ERR_LIB, "HDF5 call failed: %s", #expr); \
   } while (0)
 
 /* A collective HDF5 call whose failure may be one rank's alone (a write that meets a full
@@ -20,6 +27,12 @@
     PetscCallMPI(MPI_Allreduce(&bad_, &any_, 1, MPI_INT, MPI_MAX, (comm))); \
     PetscCheck(!any_, (comm), PETSC_ERR_FILE_WRITE, "%s failed (disk full, quota exceeded, or the file system went away?)", (what)); \
   } while (0)
+
+/* *bad (0 or 1) becomes its maximum over comm. Collective. */
+PetscErrorCode IoAgree(MPI_Comm comm, int *bad);
+/* Test-only fault injection: true when the environment variable THRONG_INJECT_FAULT
+   names this place and this is rank 0 (tests/test_inject.sh). */
+PetscBool IoInjectFault(MPI_Comm comm, const char *place);
 
 typedef struct {
   MPI_Comm   comm;
