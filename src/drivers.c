@@ -93,7 +93,7 @@ PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t)
 PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id, PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2])
 {
   const PetscReal gam = drv->gamma, cx = drv->c[0], cy = drv->c[1], gx = drv->g[0], gy = drv->g[1];
-  PetscReal       before = 0, after = 0, sum = 0;
+  PetscReal       before = 0, after = 0, chk = 0;
   const PetscReal *ex, *ey;
 
   PetscFunctionBeginUser;
@@ -110,23 +110,38 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
   }
   ex = drv->fx;
   ey = drv->fy;
-  for (PetscInt i = 0; i < nown; i++) {
-    PetscReal dx = x[i] - xb[i], dy = y[i] - yb[i], d;
-    d      = dx * dx + dy * dy;
-    before = d > before ? d : before;
-    if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i]);
-    else PREDICT_ONE(i, 0, 0);
-    dx    = x[i] - xb[i];
-    dy    = y[i] - yb[i];
-    d     = dx * dx + dy * dy;
-    after = d > after ? d : after;
-    sum += d; /* a max skips NaN (comparisons with it are false); a sum keeps it */
+  /* The owned disks, fused with the displacement check: one loop per case, without a
+     branch inside, vectorised (omp simd: the maxima are exact in any order, and each
+     disk's operations are those of the scalar loop, so the trajectory is unchanged).
+     A plain max skips a NaN, since every comparison with it is false: chk sums d - d,
+     which is 0 for every finite d and NaN for a NaN or infinite one.  d2[1] is then
+     +inf (which survives MPI_MAX, where a NaN may not): the caller rebins, and Migrate
+     stops the run with "no longer a finite number".  The check costs about 8 % of this
+     loop; the vectorisation made the loop 1.6 times faster (docs/performance.md).     */
+#define PREDICT_OWNED(extra_x, extra_y) \
+  _Pragma("omp simd reduction(max : before, after) reduction(+ : chk)") \
+  for (PetscInt i = 0; i < nown; i++) { \
+    PetscReal dx = x[i] - xb[i], dy = y[i] - yb[i], d; \
+    d      = dx * dx + dy * dy; \
+    before = d > before ? d : before; \
+    PREDICT_ONE(i, extra_x, extra_y); \
+    dx    = x[i] - xb[i]; \
+    dy    = y[i] - yb[i]; \
+    d     = dx * dx + dy * dy; \
+    after = d > after ? d : after; \
+    chk += d - d; \
   }
+  if (drv->nterm) {
+    PREDICT_OWNED(ex[i], ey[i])
+  } else {
+    PREDICT_OWNED(0, 0)
+  }
+#undef PREDICT_OWNED
   for (PetscInt i = nown; i < m; i++) {
     if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i]);
     else PREDICT_ONE(i, 0, 0);
   }
   d2[0] = before;
-  d2[1] = NonFiniteAsInf(sum, after);
+  d2[1] = chk == 0 ? after : PETSC_INFINITY;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

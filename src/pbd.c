@@ -116,16 +116,15 @@ PetscErrorCode PBDSweep(Sim *s)
 static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
 {
   const Particles *p  = &s->P;
-  PetscReal        m2 = 0, sum = 0;
+  PetscReal        m2 = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i], d2 = dx * dx + dy * dy;
-    m2 = d2 > m2 ? d2 : m2;
-    sum += d2;
+    m2 = MaxKeepNaN(m2, d2);
   }
-  m2 = NonFiniteAsInf(sum, m2);
+  m2 = NaNAsInf(m2);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m2, 1, MPIU_REAL, MPI_MAX, s->dom.comm));
   *disp = PetscSqrtReal(m2);
   PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
@@ -190,16 +189,14 @@ PetscErrorCode PNGSStep(Sim *s)
     for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
     PetscCall(PBDSweep(s));
     it++;
-    PetscReal sum = 0;
     m[0] = m[1] = m[2] = 0;
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i];
       m[0] = PetscMax(m[0], PetscMax(PetscAbsReal(p->x[i] - st->save[2 * i]), PetscAbsReal(p->y[i] - st->save[2 * i + 1])));
       m[1] = PetscMax(m[1], PetscMax(PetscAbsReal(p->x[i]), PetscAbsReal(p->y[i])));
-      m[2] = PetscMax(m[2], dx * dx + dy * dy);
-      sum += dx * dx + dy * dy;
+      m[2] = MaxKeepNaN(m[2], dx * dx + dy * dy);
     }
-    m[2] = NonFiniteAsInf(sum, m[2]); /* rebin below, where Migrate stops the run */
+    m[2] = NaNAsInf(m[2]); /* rebin below, where Migrate stops the run */
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
     s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[2]));
     if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt && !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin)))) PetscCall(SimRebin(s));
@@ -218,16 +215,15 @@ PetscErrorCode PNGSStep(Sim *s)
 PetscErrorCode PBDSettle(Sim *s)
 {
   Particles *p = &s->P;
-  PetscReal  m[2] = {0, s->control}, sum = 0;
+  PetscReal  m[2] = {0, s->control};
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.cells, 0, 0, 0, 0));
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i], d2 = dx * dx + dy * dy;
-    m[0] = d2 > m[0] ? d2 : m[0];
-    sum += d2;
+    m[0] = MaxKeepNaN(m[0], d2);
   }
-  m[0] = NonFiniteAsInf(sum, m[0]); /* MPI_MAX may drop a NaN; it keeps an infinity */
+  m[0] = NaNAsInf(m[0]); /* MPI_MAX may drop a NaN; it keeps an infinity */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
   s->control   = m[1];
   s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[0])); /* the next step's candidates */

@@ -19,7 +19,7 @@
 static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, const int64_t *idj)
 {
   const double dx = *xj - *xi, dy = *yj - *yi, d2 = dx * dx + dy * dy;
-  if (!(d2 < s * s)) return 0; /* also a NaN: it is not spread to the partner (the run stops at the next rebinning) */
+  if (d2 >= s * s) return 0;
   if (d2 > 0) {
     const double d = sqrt(d2), c = 0.5 * (s - d) / d;
     *xi -= c * dx;

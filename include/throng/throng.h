@@ -23,11 +23,13 @@ static inline PetscErrorCode ThrongGrow(void *a, size_t size, PetscInt n, PetscI
   return PetscRealloc(size * (size_t)*cap, (void **)a);
 }
 
-/* A largest squared displacement m, and the sum of the same squares: the max skips a NaN
-   (every comparison with it is false), the sum keeps it.  An infinity survives MPI_MAX,
-   which may drop a NaN, and makes the caller rebin, where Migrate stops the run with
-   "a disk position is no longer a finite number".                                     */
-static inline PetscReal NonFiniteAsInf(PetscReal sum, PetscReal m) { return isfinite(sum) ? m : PETSC_INFINITY; }
+/* The largest of the squared displacements d, such that a NaN (a blow-up) is kept: once
+   m is NaN it stays NaN, since every comparison with it is false.  (A plain max skips a
+   NaN; a sum would keep it too, but stops the loop from being vectorised.)  NaNAsInf
+   then turns it into +infinity, which survives MPI_MAX (that may drop a NaN) and makes
+   the caller rebin, where Migrate stops the run: "no longer a finite number".         */
+static inline PetscReal MaxKeepNaN(PetscReal m, PetscReal d) { return d > m || d != d ? d : m; }
+static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY : m; }
 
 /* Log events, one per phase of a step (registered in SimRegisterEvents); the io event
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
