@@ -6,6 +6,7 @@
 # walls, skin 0.1 d, 2-D.  Prints particle-steps/s per core and resident bytes per disk.
 #
 #   bash jobs/bench.sh [N_COLUMNS [STEPS]]      (default 1000 columns x 1000 rows = 10^6)
+#   THRONG=path/to/other/throng bash jobs/bench.sh   (another build, e.g. of an older commit)
 #
 # Needs build/throng (bash .ci/setup) and Debian's lammps (installed here if missing).
 set -euo pipefail
@@ -18,7 +19,8 @@ if ! command -v lmp >/dev/null; then
   echo "bench: installing Debian's lammps"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lammps >/dev/null
 fi
-[ -x build/throng ] || bash .ci/setup
+THRONG=${THRONG:-build/throng}
+[ -x "$THRONG" ] || bash .ci/setup
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 # LAMMPS: hex lattice of nearest-neighbour distance 1 (density 2/sqrt 3), COLS per row.
@@ -56,7 +58,7 @@ lammps_rate() { # ranks -> "atoms rate"
 }
 
 throng_run() { # ranks -> "rate bytes/disk bytes/disk-above-start-up"
-  mpirun -n "$1" build/throng -options_file_yaml configs/bench-dense.yaml -n "$N" \
+  mpirun -n "$1" "$THRONG" -options_file_yaml configs/bench-dense.yaml -n "$N" \
     -box "0,0,$COLS.5,$((COLS + 1))" -steps "$STEPS" -quiet >"$work/thr.$1.out" 2>&1
   awk '/particle-steps\/s/ && /^summary: steps/ { for (i = 1; i <= NF; i++) if ($i == "particle-steps/s") r = $(i-1) }
        /^summary: memory/ { k = 0; for (i = 1; i <= NF; i++) if ($i == "bytes") { k++; if (k == 1) b = $(i-1); else { a = $(i-1); sub(/^\(/, "", a) } } }

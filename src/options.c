@@ -185,8 +185,8 @@ static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, P
     errno         = 0;
     long long val = strtoll(buf, &end, 10);
     PetscCheck(end != buf && *end == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
-    PetscCheck(errno != ERANGE && val <= hi, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
-    PetscCheck(val >= lo, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
+    PetscCheck(!(errno == ERANGE && val > 0) && val <= hi, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
+    PetscCheck(!(errno == ERANGE && val < 0) && val >= lo, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
     *v = (PetscInt64)val;
   }
   if (set) *set = s;

@@ -67,6 +67,7 @@ expect_error "option -gravity: nan"           -options_file_yaml "$dir/nan.yaml"
 expect_error "option -steps: 99999999999999999999 is too large (at most" -steps 99999999999999999999
 expect_error "option -seed: 99999999999999999999 is too large" -options_file_yaml "$dir/huge.yaml"
 expect_error "option -n: 99999999999999999999999 is too large" -n 99999999999999999999999
+expect_error "option -seed: -99999999999999999999 is too small" -seed -99999999999999999999
 expect_error "option -tile: 3000000000 is too large" -tile 3000000000
 expect_error "line 2: expected 'x y' or 'x y r' (finite numbers)" -init file -init_file "$dir/nanx.txt" -box 0,0,20,20
 expect_error "line 2: a coordinate is not a finite number" -geometry "$dir/nan.wkt" -n 10 -radius 0.2
