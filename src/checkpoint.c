@@ -10,7 +10,18 @@
  * on any rank count: the state digest and the snapshots come out identical.
  *
  * Safety.  A checkpoint is written to PATH.tmp and renamed to PATH only once complete
- * (rename is atomic): a crash mid-write leaves the previous checkpoint intact.  Reading
+ * (rename is atomic): a crash mid-write leaves the previous checkpoint intact.
+ *
+ * Integrity.  The HDF5 file has a user block of 512 bytes, which HDF5 skips.  Once the
+ * file is closed, throng writes there a text header: the format version, the file's
+ * size and a 64-bit checksum of every byte after the block.  A restart checks all three
+ * before HDF5 parses anything, so a truncated or corrupted file is refused with one
+ * message.  (HDF5 1.10.8 itself reads out of bounds, and crashes, on some corrupted
+ * attribute messages: the fuzzer found one, tests/fuzz/README.md.)  The checksum is
+ * computed in parallel: the bytes are cut into chunks of 4 MiB independent of the rank
+ * count, each rank sums its share of the chunks (FNV-1a over 64-bit words), and rank 0
+ * combines the chunk sums in order, so a checkpoint reads the same on any rank count.
+ * Reading
  * checks the format name and version, the dataset sizes, and that the options that
  * define the equations are the ones of this run: every option declared PHYS in options.c
  * (time step, radii, box, walls, cells, drivers, solver, the seed of the drawn free speeds
@@ -20,6 +31,7 @@
 #include <throng/io.h>
 #include <throng/idorder.h>
 #include <string.h>
+#include <stdint.h>
 
 #define CHECKPOINT_FORMAT  "throng-checkpoint"
 #define CHECKPOINT_VERSION 3 /* 2: crowd runs carry their records (/checkpoint/crowd);
@@ -27,6 +39,118 @@
 #define PHYSICS_LEN        16384
 
 static const char *names[5] = {"x", "y", "r", "xb", "yb"};
+
+#define USERBLOCK 512                /* bytes before the HDF5 data: throng's header */
+#define SUM_CHUNK ((long long)1 << 22) /* bytes per chunk of the checksum            */
+
+static uint64_t SumBytes(uint64_t h, const unsigned char *b, size_t n)
+{
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8) { /* FNV-1a over 64-bit words, then the tail bytes */
+    uint64_t w;
+    memcpy(&w, b + k, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+  }
+  for (; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* Size of `path` and the checksum of its bytes after the user block, on every rank
+   (*size -1: unreadable).  Collective; the result does not depend on the rank count. */
+static PetscErrorCode FileSum(MPI_Comm comm, const char *path, long long *size, uint64_t *sum)
+{
+  PetscMPIInt    rank, nr;
+  long long      n = -1, nchunk;
+  uint64_t      *part;
+  unsigned char *buf;
+  int            bad = 0;
+  FILE          *f;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &nr));
+  if (!rank && (f = fopen(path, "rb"))) {
+    if (!fseek(f, 0, SEEK_END)) n = (long long)ftell(f);
+    fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm));
+  *size = n;
+  *sum  = 0;
+  if (n < USERBLOCK) PetscFunctionReturn(PETSC_SUCCESS);
+  nchunk = (n - USERBLOCK + SUM_CHUNK - 1) / SUM_CHUNK;
+  PetscCall(PetscCalloc1(nchunk + 1, &part));
+  PetscCall(PetscMalloc1(SUM_CHUNK, &buf));
+  if ((f = fopen(path, "rb"))) {
+    for (long long c = rank; c < nchunk && !bad; c += nr) {
+      const long long at = USERBLOCK + c * SUM_CHUNK, len = PetscMin(SUM_CHUNK, n - at);
+      bad = fseek(f, (long)at, SEEK_SET) || fread(buf, 1, (size_t)len, f) != (size_t)len;
+      part[c] = SumBytes(0xcbf29ce484222325ULL, buf, (size_t)len);
+    }
+    fclose(f);
+  } else bad = 1;
+  PetscCall(PetscFree(buf));
+  PetscCall(IoAgree(comm, &bad));
+  if (!bad) { /* every chunk's sum is nonzero on its rank and zero elsewhere */
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, part, (PetscMPIInt)nchunk, MPI_UINT64_T, MPI_BXOR, comm));
+    *sum = SumBytes(0xcbf29ce484222325ULL, (const unsigned char *)part, (size_t)nchunk * sizeof(uint64_t));
+  } else *size = -1;
+  PetscCall(PetscFree(part));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 writes the header into the user block of the closed file. Collective. */
+static PetscErrorCode WriteHeader(MPI_Comm comm, const char *path)
+{
+  PetscMPIInt rank;
+  long long   size;
+  uint64_t    sum;
+  int         bad = 0;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(FileSum(comm, path, &size, &sum));
+  PetscCheck(size >= USERBLOCK, comm, PETSC_ERR_FILE_WRITE, "cannot read back the checkpoint '%s' to sum it", path);
+  if (!rank) {
+    char  head[USERBLOCK];
+    FILE *f = fopen(path, "r+b");
+    memset(head, 0, sizeof(head));
+    snprintf(head, sizeof(head), "%s %d size %lld sum %016llx\n", CHECKPOINT_FORMAT, CHECKPOINT_VERSION, size, (unsigned long long)sum);
+    bad = !f || fwrite(head, 1, sizeof(head), f) != sizeof(head);
+    if (f) bad = fclose(f) != 0 || bad;
+  }
+  PetscCall(IoAgree(comm, &bad));
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_WRITE, "cannot write the header of the checkpoint '%s'", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before HDF5 sees the file: throng's header, the format version, the size and the
+   checksum. Collective; one error on every rank otherwise. */
+static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
+{
+  PetscMPIInt        rank;
+  long long          head[3] = {0, -1, -1}, size; /* found, version, size */
+  unsigned long long want = 0;
+  uint64_t           sum;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    char  buf[USERBLOCK + 1] = "", fmt[32] = "";
+    int   v = -1;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+      buf[fread(buf, 1, USERBLOCK, f)] = 0;
+      fclose(f);
+    }
+    if (sscanf(buf, "%31s %d size %lld sum %llx", fmt, &v, &head[2], &want) == 4 && !strcmp(fmt, CHECKPOINT_FORMAT)) head[0] = 1, head[1] = v;
+  }
+  PetscCallMPI(MPI_Bcast(head, 3, MPI_LONG_LONG, 0, comm));
+  PetscCheck(head[0], comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is not a throng checkpoint: not a readable HDF5 file with throng's header (truncated or corrupted?)", path);
+  PetscCheck(head[1] == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' has checkpoint format version %lld; this throng reads version %d", path, head[1], CHECKPOINT_VERSION);
+  PetscCall(FileSum(comm, path, &size, &sum));
+  PetscCallMPI(MPI_Bcast(&want, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+  PetscCheck(size == head[2], comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is damaged: %lld bytes, but it was written with %lld (truncated or corrupted?)", path, size, head[2]);
+  PetscCheck(sum == (uint64_t)want, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is damaged: its checksum differs from the one written with it (truncated or corrupted?)", path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* All ranks agree on a local failure before anyone raises it. */
 static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFail)
@@ -69,7 +193,13 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
-  file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  {
+    hid_t fcpl;
+    PetscCallHDF5(comm, fcpl = H5Pcreate(H5P_FILE_CREATE));
+    PetscCallHDF5(comm, H5Pset_userblock(fcpl, USERBLOCK)); /* room for throng's header */
+    file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
+    PetscCallHDF5(comm, H5Pclose(fcpl));
+  }
   PetscCallHDF5(comm, H5Pclose(fapl));
   PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create checkpoint '%s' (directory missing or not writable?)", tmp);
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
@@ -101,6 +231,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));
   PetscCallHDF5Agree(comm, H5Fclose(file), "closing the checkpoint");
+  PetscCall(WriteHeader(comm, tmp));
   PetscCallMPI(MPI_Barrier(comm));
   if (!rank) ok = rename(tmp, path) == 0;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
@@ -168,6 +299,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   }
   PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
   PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "cannot open restart file '%s'", path);
+  PetscCall(CheckHeader(comm, path));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
   file = H5Fopen(path, H5F_ACC_RDONLY, fapl);

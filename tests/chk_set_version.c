@@ -1,8 +1,10 @@
-/* Test helper: overwrite the "version" attribute of a throng checkpoint, to check that
-   a checkpoint of another format version is refused.  chk_set_version FILE VERSION   */
+/* Test helper: overwrite the format version of a throng checkpoint (the "version"
+   attribute and throng's header in the user block), to check that a checkpoint of
+   another format version is refused.  chk_set_version FILE VERSION                  */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
@@ -19,5 +21,19 @@ int main(int argc, char **argv)
   H5Aclose(a);
   H5Gclose(g);
   H5Fclose(f);
+  { /* and in throng's header in the user block ("throng-checkpoint V size S sum H") */
+    char  head[512] = "", fmt[32];
+    int   old;
+    long long size;
+    unsigned long long sum;
+    FILE *t = fopen(argv[1], "r+b");
+    if (!t || fread(head, 1, sizeof(head) - 1, t) < 1 || sscanf(head, "%31s %d size %lld sum %llx", fmt, &old, &size, &sum) != 4) {
+      fprintf(stderr, "chk_set_version: %s has no throng header\n", argv[1]);
+      return 1;
+    }
+    memset(head, 0, sizeof(head));
+    snprintf(head, sizeof(head), "%s %d size %lld sum %016llx\n", fmt, v, size, sum);
+    if (fseek(t, 0, SEEK_SET) || fwrite(head, 1, sizeof(head), t) != sizeof(head) || fclose(t)) return 1;
+  }
   return 0;
 }

@@ -6,7 +6,8 @@
 #     kill -9 of one rank mid-run ends the whole job within 60 s, and a restart from the
 #     last checkpoint ends with the straight run's digest;
 #  3. SIGTERM: checkpoint, clean stop (exit 143), restart: same digest;
-#  4. truncated, foreign, other-version and missing restart files: one clear error.
+#  4. truncated, foreign, other-version, missing and corrupted (one byte) restart files:
+#     one clear error.
 #   test_restart.sh path/to/throng path/to/mpiexec path/to/chk_set_version
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SETVER=$(readlink -f "$3")
@@ -105,11 +106,18 @@ expect() { # message, restart file
 head -c 30000 straight.chk.h5 > truncated.chk.h5
 cp straight.chk.h5 v99.chk.h5 && "$SETVER" v99.chk.h5 99
 echo "not hdf5" > text.chk.h5
+# one byte changed in the middle of the data: HDF5 might read it, the checksum does not
+cp straight.chk.h5 flipped.chk.h5
+off=$(( $(stat -c %s straight.chk.h5) / 2 ))
+byte=$(dd if=straight.chk.h5 bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
+printf "\\$(printf %o $(( 255 - byte )))" | dd of=flipped.chk.h5 bs=1 seek=$off conv=notrunc 2>/dev/null
+cmp -s straight.chk.h5 flipped.chk.h5 && bad "the corrupted copy equals the checkpoint"
 expect "truncated or corrupted" truncated.chk.h5
 expect "not a throng checkpoint" straight.h5
 expect "format version 99" v99.chk.h5
 expect "not a readable HDF5" text.chk.h5
 expect "cannot open restart file" missing.chk.h5
+expect "is damaged: its checksum differs" flipped.chk.h5
 [ -f straight.chk.h5 ] && ok || bad "the straight run left no final checkpoint"
 
 echo "$passed passed, $failed failed"

@@ -21,7 +21,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # suppressed (lsan.supp); a huge allocation returns NULL as malloc does outside ASan
 # (HDF5 asks for one when a corrupted file claims a huge heap, and reports the failure);
 # UBSan: stop at the first report
-export ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1:allocator_may_return_null=1:suppressions=$PWD/tests/fuzz/asan.supp LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
+export ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 command -v clang >/dev/null || { echo "fuzz: clang missing (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DTHRONG_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null || exit 1
