@@ -160,23 +160,9 @@ static PetscErrorCode ReserveFrames(H5MDWriter *w, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rank 0 writes the sidecar; the ranks then agree on whether it could (collective). */
-static PetscErrorCode WriteXdmf(H5MDWriter *w)
+/* The XDMF 2 document of the flushed frames. */
+static void XdmfBody(FILE *f, const H5MDWriter *w)
 {
-  PetscMPIInt rank;
-  char        tmp[PETSC_MAX_PATH_LEN + 8];
-  FILE       *f   = NULL;
-  int         bad = 0;
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
-  if (!rank) {
-    f   = IoInjectFault(w->comm, "xdmf") ? NULL : fopen(tmp, "w");
-    bad = f ? 0 : 1;
-  }
-  PetscCall(IoAgree(w->comm, &bad));
-  PetscCheck(!bad, w->comm, PETSC_ERR_FILE_OPEN, "cannot write the ParaView sidecar %s", tmp);
-  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
   fprintf(f, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
   fprintf(f, "  <Grid Name=\"disks\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt k = 0; k < w->flushed; k++) {
@@ -199,10 +185,27 @@ static PetscErrorCode WriteXdmf(H5MDWriter *w)
     fprintf(f, "   </Grid>\n");
   }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
-  /* a full disk shows at fclose: rank 0 alone knows, and says so without a hang (the
-     XDMF is a sidecar: the snapshots in the .h5 file are not at risk)              */
-  PetscCheck(!fclose(f), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write %s", tmp);
-  PetscCheck(!rename(tmp, w->xdmf), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, w->xdmf);
+}
+
+/* Rank 0 writes the sidecar (to PATH.tmp, renamed when complete); the ranks then agree on
+   whether it could, so that a failure is one error on all of them (collective). */
+static PetscErrorCode WriteXdmf(H5MDWriter *w)
+{
+  PetscMPIInt rank;
+  char        tmp[PETSC_MAX_PATH_LEN + 8];
+  int         bad = 0;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
+  if (!rank) {
+    FILE *f = IoInjectFault(w->comm, "xdmf") ? NULL : fopen(tmp, "w");
+    if (f) {
+      XdmfBody(f, w);
+      bad = fclose(f) != 0 || rename(tmp, w->xdmf) != 0; /* a full disk shows at fclose */
+    } else bad = 1;
+  }
+  PetscCall(IoAgree(w->comm, &bad));
+  PetscCheck(!bad, w->comm, PETSC_ERR_FILE_WRITE, "cannot write the ParaView sidecar %s", tmp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
