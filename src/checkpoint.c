@@ -155,8 +155,10 @@ static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
 /* All ranks agree on a local failure before anyone raises it. */
 static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFail)
 {
+  int bad = localFail ? 1 : 0;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Allreduce(&localFail, anyFail, 1, MPIU_BOOL, MPI_LOR, comm));
+  PetscCall(IoAgree(comm, &bad));
+  *anyFail = bad ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

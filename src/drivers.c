@@ -116,8 +116,8 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
      A plain max skips a NaN, since every comparison with it is false: chk sums d - d,
      which is 0 for every finite d and NaN for a NaN or infinite one.  d2[1] is then
      +inf (which survives MPI_MAX, where a NaN may not): the caller rebins, and Migrate
-     stops the run with "no longer a finite number".  The check costs about 8 % of this
-     loop; the vectorisation made the loop 1.6 times faster (docs/performance.md).     */
+     stops the run with "no longer a finite number".  The check costs a few per cent of
+     this loop; the vectorisation made it 1.7 times faster (docs/performance.md).       */
 #define PREDICT_OWNED(extra_x, extra_y) \
   _Pragma("omp simd reduction(max : before, after) reduction(+ : chk)") \
   for (PetscInt i = 0; i < nown; i++) { \

@@ -24,8 +24,9 @@ static inline PetscErrorCode ThrongGrow(void *a, size_t size, PetscInt n, PetscI
 }
 
 /* The largest of the squared displacements d, such that a NaN (a blow-up) is kept: once
-   m is NaN it stays NaN, since every comparison with it is false.  (A plain max skips a
-   NaN; a sum would keep it too, but stops the loop from being vectorised.)  NaNAsInf
+   m is NaN it stays NaN, since every comparison with it is false (a plain max skips a
+   NaN).  For the loops off the hot path; the prediction (drivers.c) sums d - d inside a
+   vectorised loop instead, where this select would cost more.  NaNAsInf
    then turns it into +infinity, which survives MPI_MAX (that may drop a NaN) and makes
    the caller rebin, where Migrate stops the run: "no longer a finite number".         */
 static inline PetscReal MaxKeepNaN(PetscReal m, PetscReal d) { return d > m || d != d ? d : m; }
