@@ -52,6 +52,7 @@
 
 static PetscErrorCode DensitySetUp(Sim *s);
 static PetscErrorCode DensitySample(Sim *s);
+static PetscErrorCode ExitSetUp(Sim *s);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
@@ -81,10 +82,12 @@ PetscErrorCode CrowdSetUp(Sim *s)
   c->nspeed = s->prm.n;
   PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
-  {
+  if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
+  else {
     DriverTerm t = {"desired velocity", DesiredVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
+  PetscCall(ExitSetUp(s));
   PetscCall(DensitySetUp(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -236,6 +239,49 @@ static PetscErrorCode DensitySample(Sim *s)
 
 /* ---- exits ----------------------------------------------------------------------- */
 
+/* The outward unit normal of each exit segment: the side of its midpoint that is not
+   walkable (tested a millimetre off the line). */
+static PetscErrorCode ExitSetUp(Sim *s)
+{
+  Crowd          *c = &s->crowd;
+  const Geometry *g = &c->geom;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(2 * (size_t)g->nexit + 1, &c->exitNormal));
+  for (PetscInt k = 0; k < g->nexit; k++) {
+    const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
+    const PetscReal  nx = dy / l, ny = -dx / l, mx = 0.5 * (q[0] + q[2]), my = 0.5 * (q[1] + q[3]);
+    const PetscBool  in = GeometryInside(g, mx + 1e-3 * nx, my + 1e-3 * ny);
+    c->exitNormal[2 * k]     = in ? -nx : nx;
+    c->exitNormal[2 * k + 1] = in ? -ny : ny;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The exit an agent at (x, y) has passed, or -1.  It has passed exit segment k when its
+   centre is out of the walkable area, beyond the door's line (on the outer side), no
+   farther than the walls' depth (more than any step can carry it), and within the
+   opening's extent: its projection on the line falls between the door's ends.  The
+   walls and their ends (the jambs) are constraints of the sweep, so an agent can only
+   get there through the opening: this is the crossing of the door, from inside to
+   outside.  It depends on the agent's position alone, so it is the same on any rank
+   count and after a restart. */
+static PetscInt ExitPassed(const Sim *s, PetscReal x, PetscReal y)
+{
+  const Crowd    *c = &s->crowd;
+  const Geometry *g = &c->geom;
+  PetscInt        inside = -1; /* unknown yet: the inside test is the costly part */
+  for (PetscInt k = 0; k < g->nexit; k++) {
+    const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1];
+    const PetscReal  out = c->exitNormal[2 * k] * (x - q[0]) + c->exitNormal[2 * k + 1] * (y - q[1]);
+    if (!(out > 0 && out <= s->walls.depth)) continue;
+    const PetscReal t = ((x - q[0]) * dx + (y - q[1]) * dy) / (dx * dx + dy * dy);
+    if (!(t >= 0 && t <= 1)) continue;
+    if (inside < 0) inside = GeometryInside(g, x, y) ? 1 : 0;
+    if (!inside) return g->exitId[k];
+  }
+  return -1;
+}
+
 PetscErrorCode CrowdExits(Sim *s)
 {
   Crowd     *c = &s->crowd;
@@ -245,16 +291,12 @@ PetscErrorCode CrowdExits(Sim *s)
 
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CsmCheckReach(s));
   PetscCall(CrowdSensorsAdvance(s));
   for (PetscInt k = c->ncross - c->pending; k < c->ncross; k++) c->cross[k].time = s->time;
   c->pending = 0;
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscInt ex = -1;
-    for (PetscInt k = 0; k < c->geom.nexit && ex < 0; k++) { /* at the door line, or just through it */
-      PetscReal       cx, cy;
-      const PetscReal d = SegmentDistance(&c->geom.exit[4 * k], p->x[i], p->y[i], &cx, &cy);
-      if (d <= p->r[i] || (d <= s->walls.depth && !GeometryInside(&c->geom, p->x[i], p->y[i]))) ex = c->geom.exitId[k];
-    }
+    const PetscInt ex = ExitPassed(s, p->x[i], p->y[i]);
     if (ex >= 0) {
       PetscCall(ThrongGrow(&c->left, sizeof(ExitRec), c->nleft, &c->capLeft));
       c->left[c->nleft++] = (ExitRec){p->id[i], s->time, ex};
@@ -684,5 +726,28 @@ PetscErrorCode CrowdDestroy(Sim *s)
   PetscCall(PetscFree2(c->px, c->py));
   PetscCall(PetscFree(c->dens));
   PetscCall(PetscFree(c->speed));
+  PetscCall(PetscFree(c->exitNormal));
+  PetscCall(CsmDestroy(&c->csm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
+{
+  const Crowd *c = &s->crowd;
+  uint64_t     h[2] = {0, 0};
+  PetscFunctionBeginUser;
+  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < c->nleft; k++) DigestRecord((uint64_t)c->left[k].id, c->left[k].time, (uint64_t)c->left[k].exit, h);
+  for (PetscInt k = 0; k < c->ncross; k++) DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time, (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
+  dg->h[0] += h[0];
+  dg->h[1] += h[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CrowdRebinned(Sim *s)
+{
+  PetscFunctionBeginUser;
+  if (s->crowd.on) PetscCall(CsmRebinned(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -44,6 +44,13 @@ PetscErrorCode StateDigest(MPI_Comm comm, const Particles *p, Digest *dg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void DigestRecord(uint64_t a, double t, uint64_t b, uint64_t h[2])
+{
+  const uint64_t bt = Bits(t);
+  h[0] += Mix(Mix(Mix(a ^ 0x243f6a8885a308d3ULL) ^ bt) ^ (b + 0x13198a2e03707344ULL));
+  h[1] += Mix(Mix(Mix(a + 0xa4093822299f31d0ULL) + (b * 0x082efa98ec4e6c89ULL)) ^ bt);
+}
+
 PetscErrorCode IdFingerprint(MPI_Comm comm, const Particles *p, Digest *dg)
 {
   uint64_t h[2] = {0, 0};

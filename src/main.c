@@ -187,6 +187,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCall(CrowdFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
+    PetscCall(CrowdDigest(&s, &dg)); /* the exits too: the crowd may have left */
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }

@@ -24,6 +24,7 @@
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
+static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
 const char *const        SolverKinds[]     = {"pbd", "pngs", "penalty", "pgs", "edmd", "SolverKind", "SOLVER_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
@@ -82,6 +83,11 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->speed[2]         = 0.5;
   p->speed[3]         = 2.2;
   p->frac2            = 0;
+  p->crowdModel       = CROWD_CSM;
+  p->csmT[0]          = 1.0; /* Tordeux et al. 2016 and JuPedSim: see docs/crowd.md */
+  p->csmT[1]          = -1;  /* default: the first population's */
+  p->csmRep[0]        = 8.0, p->csmRep[1] = 0.1;
+  p->csmWall[0]       = 5.0, p->csmWall[1] = 0.02;
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   p->solver           = SOLVER_PBD;
   p->rtol             = 1e-10;
@@ -367,6 +373,12 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptReals(&o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, NULL, 1, NULL, NULL));
   PetscCall(OptReals(&o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, NULL, 1, NULL, NULL));
   PetscCall(OptReal(&o, OPT_PHYS, "-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
+  PetscCall(OptEnum(&o, OPT_PHYS, "-crowd_model", "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection (desired velocity projected, seed 001)", CrowdModels, 2, (int *)&p->crowdModel));
+  PetscCall(OptReal(&o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)", &p->csmT[0], NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-csm_time_gap2", "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-csm_repulsion", "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL, 1, NULL, NULL));
+  PetscCall(OptReals(&o, OPT_PHYS, "-csm_wall_repulsion", "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1, NULL, NULL));
+  PetscCall(OptBool(&o, OPT_RUN, "-csm_check_reach", "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))", &p->csmCheck));
   PetscCall(OptReal(&o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", &p->densH, NULL));
   PetscCall(OptReal(&o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples", &p->densDt, NULL));
   PetscCall(OptReal(&o, OPT_PHYS, "-attract_gamma", "Attraction f = -gamma (q - c)", &p->gamma, NULL));
@@ -461,6 +473,10 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
   PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3], comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
   PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
+  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  for (int k = 0; k < 2; k++) PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_time_gap%s %g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
+  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
@@ -473,6 +489,10 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
 
   const PetscReal rmax = InitRadiusMax(p);
+  if (p->skin < 0 && p->geometry[0] && p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
+    const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0);
+    p->skin = PetscMax(0.2 * rmax, 4 * vmax * p->dt);
+  }
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
   if (p->solver == SOLVER_PGS && p->tao) { /* TAO reads its -tao_* options now: checked here, not unknown */

@@ -32,6 +32,7 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrPGSAssemble", cls, &THRONG_EV.pgsAssemble));
   PetscCall(PetscLogEventRegister("ThrPGSSolve", cls, &THRONG_EV.pgsSolve));
   PetscCall(PetscLogEventRegister("ThrBalance", cls, &THRONG_EV.balance));
+  PetscCall(PetscLogEventRegister("ThrSpeedLaw", cls, &THRONG_EV.law));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -148,6 +149,7 @@ PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt st
   s->crowd.remaining = s->idPrint.n;
   if (!s->crowd.total) s->crowd.total = s->idPrint.n; /* else: from the checkpoint's crowd records */
   PetscCall(CrowdSensorsMark(s));
+  PetscCall(CrowdRebinned(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,6 +162,7 @@ PetscErrorCode SimRebin(Sim *s)
   PetscCall(SimCheckConservation(s));
   PetscCall(BinAndGhost(s, PETSC_FALSE));
   PetscCall(CrowdSensorsMark(s));
+  PetscCall(CrowdRebinned(s));
   s->rebins++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

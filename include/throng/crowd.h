@@ -2,6 +2,7 @@
 #pragma once
 #include <throng/geometry.h>
 #include <throng/eikonal.h>
+#include <throng/reach.h>
 
 typedef struct {
   PetscInt64 id;
@@ -17,10 +18,28 @@ typedef struct {
   PetscInt   sensor, dir;
 } CrossRec;
 
+/* The collision-free speed model (csm.c): parameters, the far neighbours, wall lists. */
+typedef struct {
+  PetscBool  on;
+  PetscReal  range;            /* R: the neighbours the law looks at                   */
+  PetscReal  T[2];             /* time gap of each population (s)                      */
+  PetscReal  a, D, aw, Dw;     /* repulsion strength and range: neighbours, walls      */
+  PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-6 */
+  char      *pop;              /* population of each id (when the time gaps differ)     */
+  Reach      reach;
+  PetscReal  w0[2], wh;        /* wall lists per cell of a grid of edge R/2             */
+  PetscInt   wn[2], *wbeg, *widx;
+  PetscReal *nb;               /* scratch: the neighbours of one agent, 4 reals each    */
+  PetscInt   cap;
+  PetscInt64 checks;           /* -csm_check_reach: steps checked                       */
+} Csm;
+
 typedef struct {
   PetscBool  on;        /* -geometry given                                             */
   Geometry   geom;
   Eikonal    eik;
+  Csm        csm;       /* -crowd_model csm: the time-gap speed law                    */
+  PetscReal *exitNormal; /* per exit segment: the unit normal pointing out of the area */
   ExitRec   *left;      /* agents that left through an exit on this rank               */
   PetscInt   nleft, capLeft;
   PetscInt64 remaining; /* agents in the scene (all ranks)                              */

@@ -6,6 +6,7 @@
 
 typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
+typedef enum { CROWD_CSM, CROWD_PROJECTION } CrowdModel;
 typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS, SOLVER_EDMD } SolverKind;
 
 /* How an option is declared (options.c): its kind says whether it defines the equations
@@ -22,7 +23,7 @@ typedef struct {
   PetscInt           per;
   const char *const *list;  /* OPTT_ENUM: the names                                 */
 } OptionDecl;
-#define THRONG_MAX_OPTIONS 96
+#define THRONG_MAX_OPTIONS 112
 
 typedef struct {
   char       scenario[64]; /* -scenario NAME: a ready-made set of options            */
@@ -72,6 +73,11 @@ typedef struct {
   PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
   PetscReal  speed2[4];  /* -speed2 ...: a second population's distribution            */
   PetscReal  frac2;      /* -speed2_fraction: the share of agents drawn from -speed2    */
+  CrowdModel crowdModel; /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
+  PetscReal  csmT[2];    /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
+  PetscReal  csmRep[2];  /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
+  PetscReal  csmWall[2]; /* -csm_wall_repulsion a,D: the walls'                         */
+  PetscBool  csmCheck;   /* -csm_check_reach: brute-force check of the neighbour sets   */
   PetscReal  densH;      /* -density_h: cell of the density map (m; 0: no map)         */
   PetscReal  densDt;     /* -density_dt: seconds of simulated time between its samples */
   /* driver f */

@@ -76,6 +76,17 @@ PetscErrorCode CrowdExits(Sim *s);
 PetscErrorCode CrowdSensorsAdvance(Sim *s);
 PetscErrorCode CrowdSensorsMark(Sim *s);
 PetscErrorCode CrowdDestroy(Sim *s);
+/* Add the exit and sensor records to a state digest (all agents may have left). Collective. */
+PetscErrorCode CrowdDigest(const Sim *s, Digest *dg);
+/* After every rebin (and a restore): what the crowd keeps per binning. Collective. */
+PetscErrorCode CrowdRebinned(Sim *s);
+
+/* csm.c: the collision-free speed model (-crowd_model csm) */
+PetscReal      CsmRange(const Params *prm);
+PetscErrorCode CsmSetUp(Sim *s);
+PetscErrorCode CsmRebinned(Sim *s);
+PetscErrorCode CsmDestroy(Csm *m);
+PetscErrorCode CsmCheckReach(Sim *s);
 
 /* solver.c: one step of the stepper chosen by -solver; summary and monitor lines */
 PetscErrorCode SolverStep(Sim *s);

@@ -38,7 +38,7 @@ static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY :
    phases (linearisation and PETSc assembly; the dual solve); balance is the load check
    and, when it repartitions, the new cuts and the routing of the disks (balance.c). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve, balance;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve, balance, law;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

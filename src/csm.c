@@ -1,0 +1,283 @@
+/* csm — the collision-free speed model: a pedestrian keeps a time gap to whoever is ahead.
+ *
+ * Tordeux, Chraibi and Seyfried (2016), "Collision-free speed model for pedestrian
+ * dynamics", the default operational model of JuPedSim.  Agent i moves with velocity
+ *
+ *     u_i = V_i(s_i) e_i,     V_i(s) = min(v0_i, max(0, s / T_i)),
+ *
+ * first order, like everything in throng: the prediction is q + h u, and the sweep of
+ * projections stays underneath as a safety net (it rarely acts: the law stops an agent
+ * before it touches the one ahead).
+ *   - e_i, the direction: the desired direction e0_i (down the travel-distance field of
+ *     eikonal.c) turned by repulsions from the neighbours and the walls, then normalised:
+ *         e_i ∝ e0_i + Σ_j  a exp((l_ij - d_ij)/D) (q_i - q_j)/d_ij
+ *                    + Σ_w  a_w exp((r_i - d_iw)/D_w) (q_i - p_iw)/d_iw,
+ *     l_ij = r_i + r_j, d_ij = |q_i - q_j|, p_iw the point of wall w closest to q_i.
+ *     Defaults a = 8, D = 0.1 m, a_w = 5, D_w = 0.02 m, JuPedSim's (its source, class
+ *     CollisionFreeSpeedModel).  If the sum vanishes, e_i = e0_i.
+ *   - s_i, the spacing: the smallest d_ij - l_ij over the neighbours ahead and in the
+ *     corridor of the direction: e_i . (q_j - q_i) >= 0 and |e_i^perp . (q_j - q_i)| <= l_ij.
+ *     No one ahead: s_i = infinity, V = v0_i.  T_i: -csm_time_gap (per population).
+ *   - Neighbours hidden by a wall (the segment q_i q_j crosses a wall segment) neither
+ *     repel nor slow the agent, as in JuPedSim.
+ *
+ * Range.  A neighbour farther than l + v0 T leaves V at v0, and its repulsion is below
+ * a exp(-(d - l)/D).  So the law looks at the neighbours closer than
+ *     R = 2 r_max + max(v0_max T_max, D ln(a / 1e-6)),
+ * about 2.6 m for crowds (v0_max 2.2 m/s, T 1 s); the repulsions of the neighbours with
+ * d - l > D ln(a / 1e-6) (below 1e-6, against a desired direction of length 1) are
+ * left out, which is exact for the speed and a documented cut of the direction.  Walls
+ * repel within r_i + D_w ln(a_w / 1e-6).
+ *
+ * Every rank the same.  The neighbours within R come from reach.c, which finds the same
+ * set on any decomposition.  The law is evaluated for the owned agents and for the
+ * ghosts of the sweep's ring alike, from the same positions: an owner and its ghost move
+ * identically.  The spacing is a minimum, exact in any order; the repulsion sum runs in
+ * integer fixed point (2^-32, each term clamped to 1e6), exact in any order, so the
+ * order in which reach.c lists the neighbours — which depends on the decomposition —
+ * cannot change a bit.  The wall sum runs over the wall segments in file order.        */
+#include <throng/sim.h>
+#include <throng/init.h>
+#include <math.h>
+
+#define CSM_EPS    1e-6
+#define CSM_FIX    4294967296.0 /* 2^32 */
+#define CSM_FIXMAX 1e6
+
+static inline int64_t Fix(PetscReal v)
+{
+  v = v > CSM_FIXMAX ? CSM_FIXMAX : (v < -CSM_FIXMAX ? -CSM_FIXMAX : v);
+  return (int64_t)(v * CSM_FIX);
+}
+
+/* Does segment p-q cross segment s (x0, y0, x1, y1)?  Touching counts. */
+static inline PetscBool Crosses(PetscReal px, PetscReal py, PetscReal qx, PetscReal qy, const PetscReal *s)
+{
+  const PetscReal ux = s[2] - s[0], uy = s[3] - s[1], vx = qx - px, vy = qy - py;
+  const PetscReal o1 = ux * (py - s[1]) - uy * (px - s[0]), o2 = ux * (qy - s[1]) - uy * (qx - s[0]);
+  if ((o1 > 0 && o2 > 0) || (o1 < 0 && o2 < 0)) return PETSC_FALSE;
+  const PetscReal o3 = vx * (s[1] - py) - vy * (s[0] - px), o4 = vx * (s[3] - py) - vy * (s[2] - px);
+  if ((o3 > 0 && o4 > 0) || (o3 < 0 && o4 < 0)) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* The wall segments near each cell of a grid of edge R/2 over the walkable area: those
+   that come within R of the cell (a superset: the cell centre within R + half-diagonal). */
+static PetscErrorCode WallLists(Csm *m, const Geometry *g)
+{
+  PetscInt n, cap = 0, cnt = 0;
+  PetscFunctionBeginUser;
+  m->wh   = m->range / 2;
+  m->w0[0] = g->bbox[0] - m->range, m->w0[1] = g->bbox[1] - m->range;
+  for (int a = 0; a < 2; a++) m->wn[a] = (PetscInt)PetscCeilReal((g->bbox[2 + a] - g->bbox[a] + 2 * m->range) / m->wh) + 1;
+  n = m->wn[0] * m->wn[1];
+  PetscCall(PetscMalloc1(n + 1, &m->wbeg));
+  m->widx = NULL;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal cx = m->w0[0] + ((PetscReal)(k % m->wn[0]) + 0.5) * m->wh, cy = m->w0[1] + ((PetscReal)(k / m->wn[0]) + 0.5) * m->wh;
+    const PetscReal reach = m->range + m->wh * 0.7072;
+    m->wbeg[k] = cnt;
+    for (PetscInt w = 0; w < g->nwall; w++) {
+      PetscReal px, py;
+      if (SegmentDistance(&g->wall[4 * w], cx, cy, &px, &py) >= reach) continue;
+      PetscCall(ThrongGrow(&m->widx, sizeof(PetscInt), cnt, &cap));
+      m->widx[cnt++] = w;
+    }
+  }
+  m->wbeg[n] = cnt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
+{
+  const PetscReal fx = (x - m->w0[0]) / m->wh, fy = (y - m->w0[1]) / m->wh;
+  const PetscInt  kx = !(fx >= 0) ? 0 : (fx >= (PetscReal)m->wn[0] ? m->wn[0] - 1 : (PetscInt)fx);
+  const PetscInt  ky = !(fy >= 0) ? 0 : (fy >= (PetscReal)m->wn[1] ? m->wn[1] - 1 : (PetscInt)fy);
+  return ky * m->wn[0] + kx;
+}
+
+static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
+{
+  Sim             *s = (Sim *)t->ctx;
+  Crowd           *c = &s->crowd;
+  Csm             *m = &c->csm;
+  Reach           *re = &m->reach;
+  const Geometry  *g = &c->geom;
+  const PetscReal *r = s->P.r, R2 = m->range * m->range;
+  const PetscReal  A = m->a, Dinv = 1 / m->D, Aw = m->aw, Dwinv = 1 / m->Dw;
+
+  PetscFunctionBeginUser;
+  PetscCall(ReachRefresh(&s->dom, &s->P, re));
+  PetscCall(PetscLogEventBegin(THRONG_EV.law, 0, 0, 0, 0));
+  for (PetscInt i = 0; i < mm; i++) {
+    const PetscReal  xi = x[i], yi = y[i], ri = r[i];
+    const PetscInt64 idi = id[i];
+    const PetscReal  v0 = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
+    const PetscReal  T  = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
+    const PetscInt   wk = WallCell(m, xi, yi), wb = m->wbeg[wk], we = m->wbeg[wk + 1];
+    PetscReal        e0x, e0y, ex, ey, wx = 0, wy = 0, sp = PETSC_MAX_REAL;
+    int64_t          sx = 0, sy = 0;
+    PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0;
+
+    EikonalDirection(&c->eik, xi, yi, &e0x, &e0y);
+    ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
+    for (PetscInt ky = ky0; ky <= ky1; ky++) bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
+    if (bound > m->cap) {
+      PetscCall(PetscFree(m->nb));
+      m->cap = bound + bound / 2 + 16;
+      PetscCall(PetscMalloc1(4 * (size_t)m->cap, &m->nb));
+    }
+    /* the neighbours within R, not hidden by a wall: repulsion, and kept for the spacing */
+    for (PetscInt ky = ky0; ky <= ky1; ky++) {
+      const PetscInt a0 = re->gbeg[ky * re->gn[0] + kx0], a1 = re->gbeg[ky * re->gn[0] + kx1 + 1];
+      for (PetscInt a = a0; a < a1; a++) {
+        const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
+        if (!(d2 < R2) || re->aid[a] == idi) continue;
+        if (wb < we) {
+          PetscBool hidden = PETSC_FALSE;
+          for (PetscInt k = wb; k < we && !hidden; k++) hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
+          if (hidden) continue;
+        }
+        const PetscReal d = PetscSqrtReal(d2), l = ri + re->ar[a];
+        if (d - l < m->repCut && d > 0) {
+          const PetscReal f = -A * PetscExpReal((l - d) * Dinv) / d;
+          sx += Fix(f * dx);
+          sy += Fix(f * dy);
+        }
+        m->nb[4 * nn] = dx, m->nb[4 * nn + 1] = dy, m->nb[4 * nn + 2] = d, m->nb[4 * nn + 3] = l;
+        nn++;
+      }
+    }
+    for (PetscInt k = wb; k < we; k++) { /* walls, in file order */
+      PetscReal       px, py;
+      const PetscReal dw = SegmentDistance(&g->wall[4 * m->widx[k]], xi, yi, &px, &py);
+      if (dw - ri < m->wallCut && dw > 0) {
+        const PetscReal f = Aw * PetscExpReal((ri - dw) * Dwinv) / dw;
+        wx += f * (xi - px);
+        wy += f * (yi - py);
+      }
+    }
+    ex = e0x + (PetscReal)sx / CSM_FIX + wx;
+    ey = e0y + (PetscReal)sy / CSM_FIX + wy;
+    {
+      const PetscReal en = PetscSqrtReal(ex * ex + ey * ey);
+      if (en > 0) ex /= en, ey /= en;
+      else ex = e0x, ey = e0y;
+    }
+    for (PetscInt k = 0; k < nn; k++) { /* the spacing: the nearest ahead, in the corridor */
+      const PetscReal *q = &m->nb[4 * k];
+      if (ex * q[0] + ey * q[1] >= 0 && PetscAbsReal(ex * q[1] - ey * q[0]) <= q[3]) sp = PetscMin(sp, q[2] - q[3]);
+    }
+    {
+      const PetscReal v = PetscMin(v0, PetscMax(0, sp / T));
+      fx[i] += v * ex;
+      fy[i] += v * ey;
+    }
+  }
+  PetscCall(PetscLogEventEnd(THRONG_EV.law, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal CsmRange(const Params *prm)
+{
+  const PetscReal vmax = PetscMax(prm->speed[3], prm->frac2 > 0 ? prm->speed2[3] : 0);
+  const PetscReal Tmax = PetscMax(prm->csmT[0], prm->frac2 > 0 ? prm->csmT[1] : 0);
+  return 2 * InitRadiusMax(prm) + PetscMax(vmax * Tmax, prm->csmRep[1] * PetscLogReal(prm->csmRep[0] / CSM_EPS));
+}
+
+PetscErrorCode CsmSetUp(Sim *s)
+{
+  Crowd        *c = &s->crowd;
+  Csm          *m = &c->csm;
+  const Params *prm = &s->prm;
+
+  PetscFunctionBeginUser;
+  m->range   = CsmRange(prm);
+  m->a       = prm->csmRep[0], m->D = prm->csmRep[1];
+  m->aw      = prm->csmWall[0], m->Dw = prm->csmWall[1];
+  m->repCut  = m->a > 0 ? m->D * PetscLogReal(m->a / CSM_EPS) : -1;
+  m->wallCut = m->aw > 0 ? m->Dw * PetscLogReal(m->aw / CSM_EPS) : -1;
+  m->T[0] = prm->csmT[0], m->T[1] = prm->csmT[1];
+  if (prm->frac2 > 0 && m->T[1] != m->T[0]) { /* the population of each id, once */
+    PetscCall(PetscMalloc1(prm->n + 1, &m->pop));
+    for (PetscInt64 i = 0; i < prm->n; i++) m->pop[i] = (char)InitPopulation(prm, i);
+  }
+  PetscCall(ReachCreate(m->range, 2 * s->rmax + prm->skin, prm->skin, &m->reach));
+  PetscCall(WallLists(m, &c->geom));
+  {
+    DriverTerm t = {"time-gap speed law", CsmVelocity, s};
+    PetscCall(DriverAddTerm(&s->drv, &t));
+  }
+  m->on = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CsmRebinned(Sim *s)
+{
+  Csm *m = &s->crowd.csm;
+  PetscFunctionBeginUser;
+  if (m->on) PetscCall(ReachBuild(&s->dom, &s->P, &m->reach));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CsmDestroy(Csm *m)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReachDestroy(&m->reach));
+  PetscCall(PetscFree(m->wbeg));
+  PetscCall(PetscFree(m->widx));
+  PetscCall(PetscFree(m->nb));
+  PetscCall(PetscFree(m->pop));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -csm_check_reach: compare, for every owned agent and ring ghost, the number of agents
+   within R found through reach.c with a brute-force count over all agents (gathered on
+   every rank).  Collective; for tests only (O(N^2 / ranks)). */
+PetscErrorCode CsmCheckReach(Sim *s)
+{
+  Csm             *m = &s->crowd.csm;
+  const Particles *p = &s->P;
+  Reach           *re = &m->reach;
+  PetscMPIInt      size, cnt = (PetscMPIInt)(2 * p->n), *cnts, *dsp;
+  PetscReal       *all, R2 = m->range * m->range, bad[3] = {0, 0, 0};
+  PetscInt         tot = 0;
+
+  PetscFunctionBeginUser;
+  if (!m->on || !s->prm.csmCheck) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ReachRefresh(&s->dom, p, re));
+  PetscCallMPI(MPI_Comm_size(s->dom.comm, &size));
+  PetscCall(PetscMalloc2(size, &cnts, size + 1, &dsp));
+  PetscCallMPI(MPI_Allgather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, s->dom.comm));
+  dsp[0] = 0;
+  for (PetscMPIInt k = 0; k < size; k++) dsp[k + 1] = dsp[k] + cnts[k];
+  tot = dsp[size] / 2;
+  PetscCall(PetscMalloc1(2 * (size_t)tot + 1, &all));
+  {
+    PetscReal *mine;
+    PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &mine));
+    for (PetscInt i = 0; i < p->n; i++) mine[2 * i] = p->x[i], mine[2 * i + 1] = p->y[i];
+    PetscCallMPI(MPI_Allgatherv(mine, cnt, MPIU_REAL, all, cnts, dsp, MPIU_REAL, s->dom.comm));
+    PetscCall(PetscFree(mine));
+  }
+  for (PetscInt i = 0; i < p->n + p->ng && !bad[0]; i++) {
+    PetscInt brute = 0, found = 0, kx0, kx1, ky0, ky1;
+    for (PetscInt j = 0; j < tot; j++) {
+      const PetscReal dx = all[2 * j] - p->x[i], dy = all[2 * j + 1] - p->y[i];
+      if (dx * dx + dy * dy < R2) brute++;
+    }
+    ReachCells(re, p->x[i], p->y[i], &kx0, &kx1, &ky0, &ky1);
+    for (PetscInt ky = ky0; ky <= ky1; ky++)
+      for (PetscInt a = re->gbeg[ky * re->gn[0] + kx0]; a < re->gbeg[ky * re->gn[0] + kx1 + 1]; a++) {
+        const PetscReal dx = re->ax[a] - p->x[i], dy = re->ay[a] - p->y[i];
+        if (dx * dx + dy * dy < R2) found++;
+      }
+    if (found != brute) bad[0] = 1, bad[1] = (PetscReal)p->id[i], bad[2] = (PetscReal)(brute - found);
+  }
+  PetscCall(PetscFree(all));
+  PetscCall(PetscFree2(cnts, dsp));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
+  PetscCheck(!bad[0], s->dom.comm, PETSC_ERR_PLIB, "-csm_check_reach: at step %" PetscInt_FMT " agent %.0f misses %.0f neighbours within R = %g", s->step, bad[1], bad[2], (double)m->range);
+  m->checks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
