@@ -119,6 +119,9 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
     int64_t          sx = 0, sy = 0;
     PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0;
 
+    /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
+       turns it by more than 1e-6 (l <= r_i + r_max) */
+    const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2), rho = PetscSqrtReal(Ri2) + re->skin;
     EikonalDirection(&c->eik, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
     for (PetscInt ky = ky0; ky <= ky1; ky++) bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
@@ -127,12 +130,20 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
       m->cap = bound + bound / 2 + 16;
       PetscCall(PetscMalloc1(4 * (size_t)m->cap, &m->nb));
     }
-    /* the neighbours within R, not hidden by a wall: repulsion, and kept for the spacing */
+    /* the neighbours within Ri, not hidden by a wall: repulsion, and kept for the
+       spacing.  Row by row, only the cells that meet the disc of radius Ri + skin. */
     for (PetscInt ky = ky0; ky <= ky1; ky++) {
-      const PetscInt a0 = re->gbeg[ky * re->gn[0] + kx0], a1 = re->gbeg[ky * re->gn[0] + kx1 + 1];
+      const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh, dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
+      if (!(dyc < rho)) continue;
+      const PetscReal hw = PetscSqrtReal(rho * rho - dyc * dyc);
+      PetscInt        ka, kb;
+      ReachCells1(re, xi - hw, xi + hw, &ka, &kb);
+      ka = PetscMax(ka, kx0), kb = PetscMin(kb, kx1);
+      if (ka > kb) continue;
+      const PetscInt a0 = re->gbeg[ky * re->gn[0] + ka], a1 = re->gbeg[ky * re->gn[0] + kb + 1];
       for (PetscInt a = a0; a < a1; a++) {
         const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
-        if (!(d2 < R2) || re->aid[a] == idi) continue;
+        if (!(d2 < Ri2) || re->aid[a] == idi) continue;
         if (wb < we) {
           PetscBool hidden = PETSC_FALSE;
           for (PetscInt k = wb; k < we && !hidden; k++) hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
@@ -193,6 +204,7 @@ PetscErrorCode CsmSetUp(Sim *s)
 
   PetscFunctionBeginUser;
   m->range   = CsmRange(prm);
+  m->rmax    = s->rmax;
   m->a       = prm->csmRep[0], m->D = prm->csmRep[1];
   m->aw      = prm->csmWall[0], m->Dw = prm->csmWall[1];
   m->repCut  = m->a > 0 ? m->D * PetscLogReal(m->a / CSM_EPS) : -1;

@@ -22,6 +22,7 @@ typedef struct {
 typedef struct {
   PetscBool  on;
   PetscReal  range;            /* R: the neighbours the law looks at                   */
+  PetscReal  rmax;             /* largest radius                                       */
   PetscReal  T[2];             /* time gap of each population (s)                      */
   PetscReal  a, D, aw, Dw;     /* repulsion strength and range: neighbours, walls      */
   PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-6 */

@@ -57,3 +57,11 @@ static inline void ReachCells(const Reach *re, PetscReal x, PetscReal y, PetscIn
   }
   *x0 = k[0], *x1 = k[1], *y0 = k[2], *y1 = k[3];
 }
+/* The grid columns [*k0, *k1] that meet the interval [x0, x1] (clamped). */
+static inline void ReachCells1(const Reach *re, PetscReal x0, PetscReal x1, PetscInt *k0, PetscInt *k1)
+{
+  const PetscReal f0 = (x0 - re->g0[0]) * re->ginv, f1 = (x1 - re->g0[0]) * re->ginv;
+  const PetscInt  n  = re->gn[0];
+  *k0                = !(f0 >= 0) ? 0 : (f0 >= (PetscReal)n ? n - 1 : (PetscInt)f0);
+  *k1                = !(f1 >= 0) ? 0 : (f1 >= (PetscReal)n ? n - 1 : (PetscInt)f1);
+}
