@@ -7,6 +7,7 @@
 typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
 typedef enum { CROWD_CSM, CROWD_PROJECTION } CrowdModel;
+typedef enum { EXIT_PASS, EXIT_REACH } ExitRule;
 typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS, SOLVER_EDMD } SolverKind;
 
 /* How an option is declared (options.c): its kind says whether it defines the equations
@@ -74,6 +75,7 @@ typedef struct {
   PetscReal  speed2[4];  /* -speed2 ...: a second population's distribution            */
   PetscReal  frac2;      /* -speed2_fraction: the share of agents drawn from -speed2    */
   CrowdModel crowdModel; /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
+  ExitRule   exitRule;   /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
   PetscReal  csmT[2];    /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
   PetscReal  csmRep[2];  /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
   PetscReal  csmWall[2]; /* -csm_wall_repulsion a,D: the walls'                         */
