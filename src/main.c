@@ -94,6 +94,9 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscLogDouble  chkClock;
   PetscMPIInt     rank;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  TrajWriter traj;
+  PetscCall(TrajectoryOpen(comm, &s, &traj));
+  if (!prm.restart[0]) PetscCall(TrajectoryWrite(&traj, &s)); /* frame 0 */
   if (output) {
     PetscCall(H5MDOpen(comm, prm.output, &s, prm.restart[0] ? PETSC_TRUE : PETSC_FALSE, s.step, &w));
     if (!w.appended) {
@@ -121,6 +124,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCall(SolverStep(&s));
     if (s.step == nanStep) s.P.x[0] = NAN;
     PetscCall(CrowdExits(&s));
+    PetscCall(TrajectoryWrite(&traj, &s));
     if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
       PetscCall(H5MDWriteFrame(&w, &s));
       lastFrame = s.step;
@@ -192,6 +196,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }
   if (output) PetscCall(H5MDClose(&w, (PetscReal)(t1 - t0)));
+  PetscCall(TrajectoryClose(&traj));
   PetscCall(SimDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

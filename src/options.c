@@ -72,6 +72,8 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->chkWall          = 0;
   p->restart[0]       = 0;
   p->flushEvery       = 10;
+  p->traj[0]          = 0;
+  p->trajFps          = 10;
   p->geometry[0]      = 0;
   p->walk             = PETSC_TRUE;
   p->eikH             = 0.1;
@@ -294,6 +296,16 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
   PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
+{
+  const PetscReal k = 1 / (prm->trajFps * prm->dt);
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g with -dt %g: a frame must be a whole number of steps (1 / (fps dt) = %g)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  *stride = (PetscInt)PetscFloorReal(k + 0.5);
+  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g with -dt %g: a frame must be a whole number of steps (1 / (fps dt) = %g); choose fps = 1 / (k dt)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -scenario NAME: a ready-made set of options, each used unless given otherwise. */
 static const char *const EvacuationScenario[][2] = {
   {"-geometry",      "builtin:venue"},
@@ -427,6 +439,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptBool(&o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
   PetscCall(OptString(&o, OPT_RUN, "-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output, sizeof(p->output), NULL));
   PetscCall(OptInt(&o, OPT_RUN, "-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery, NULL));
+  PetscCall(OptString(&o, OPT_RUN, "-trajectory", "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive layout, which PedPy reads (docs/crowd.md)", p->traj, sizeof(p->traj), NULL));
+  PetscCall(OptReal(&o, OPT_RUN, "-trajectory_fps", "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole)", &p->trajFps, NULL));
   PetscCall(OptString(&o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint, sizeof(p->checkpoint), NULL));
   PetscCall(OptInt(&o, OPT_RUN, "-checkpoint_every", "Checkpoint every K steps (0: off)", &p->chkEvery, NULL));
   PetscCall(OptReal(&o, OPT_RUN, "-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", &p->chkWall, NULL));
@@ -483,6 +497,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
   PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0", (double)p->flushEvery);
+  PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g: must be > 0", (double)p->trajFps);
+  if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */

@@ -94,6 +94,45 @@ h5diff -q "$out/room1.h5" "$out/rs.h5" /crowd/density /crowd/density; check "roo
 [ "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2)" = 0 ] && [ "$(sed -n 2p "$out/room1.evacuation.csv")" = "0,100" ]
 check "room: the evacuation curve does not run from 100 to 0" $?
 
+# trajectories for PedPy (-trajectory, the Pedestrian Dynamics Data Archive layout): the
+# rules of PedPy's loaders (a root dataset `trajectory` with the columns id, frame, x, y
+# and the attribute fps; a root attribute wkt_geometry holding the walkable area), frame
+# k at t = k / fps with every agent still inside, in id order; the same file on 1 and 3
+# ranks and after a restart at step 800 on 2 ranks
+for np in 1 3; do
+  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet -trajectory "$out/traj$np.h5" -trajectory_fps 10 >"$out/traj$np.log" 2>&1
+  check "room with -trajectory on $np ranks exited with $?" $?
+done
+timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/trs" -steps 800 -quiet -trajectory "$out/trajrs.h5" >"$out/trs1.log" 2>&1
+timeout 300 "$MPIEXEC" -n 3 --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/trs" -restart "$out/trs.chk.h5" -quiet -trajectory "$out/trajrs.h5" >"$out/trs2.log" 2>&1
+check "room with -trajectory, restarted at step 800, exited with $?" $?
+/usr/bin/python3 - "$out/traj1.h5" configs/geometry/room.wkt "$out/room1.exits.csv" <<'PY'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+ok = "trajectory" in f and isinstance(f["trajectory"], h5py.Dataset)
+d = f["trajectory"]
+ok &= {"id", "frame", "x", "y"} <= set(d.dtype.names) and "fps" in d.attrs and float(d.attrs["fps"]) == 10.0
+wkt = f.attrs["wkt_geometry"]
+wkt = wkt.decode() if isinstance(wkt, bytes) else wkt
+walk = [l.split(None, 1)[1].strip() for l in open(sys.argv[2]) if l.startswith("walkable")][0]
+ok &= wkt == walk
+t = d[:]
+frames = np.unique(t["frame"])
+ok &= frames[0] == 0 and np.all(np.diff(frames) == 1) and np.all(np.diff(t["frame"]) >= 0)
+# every agent is in every frame until it leaves (exit time from the exit records)
+left = {int(r.split(",")[0]): float(r.split(",")[1]) for r in open(sys.argv[3]).read().split()[1:]}
+for k in (0, 50, len(frames) - 1):
+    rows = t[t["frame"] == frames[k]]
+    want = sorted(i for i, tl in left.items() if tl > frames[k] / 10 + 1e-9)
+    ok &= list(rows["id"]) == want
+ok &= bool(np.all((t["x"] > 0) & (t["x"] < 10.5) & (t["y"] > 0) & (t["y"] < 8)))
+print(f"trajectory: {len(t)} rows, {len(frames)} frames at 10 fps, wkt_geometry = walkable: {wkt == walk}; layout ok: {ok}")
+sys.exit(0 if ok else 1)
+PY
+check "trajectory: the file breaks PedPy's layout rules or misses agents" $?
+h5diff -q "$out/traj1.h5" "$out/traj3.h5"; check "trajectory: the files on 1 and 3 ranks differ" $?
+h5diff -q "$out/traj1.h5" "$out/trajrs.h5"; check "trajectory: the restarted run's file differs from the straight run's" $?
+
 # post-processing: evacuation curve, density map, PeTrack trajectories (first frame: 100 agents)
 /usr/bin/python3 postproc/crowd.py "$out/room1" --density "$out/d.png" --petrack "$out/t.txt"
 check "postproc/crowd.py failed" $?

@@ -59,6 +59,20 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
 /* Append the current state as a frame (rows in id order) and refresh the XDMF. Collective. */
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s);
 PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
+
+/* trajectory.c: -trajectory FILE, the Pedestrian Dynamics Data Archive layout (PedPy) */
+typedef struct {
+  MPI_Comm comm;
+  hid_t    file, ds, dxpl;
+  hsize_t  rows;   /* rows written                                                    */
+  PetscInt stride; /* steps per frame                                                 */
+  PetscInt frames;
+} TrajWriter;
+/* Create the file (or, restarting, reopen it and drop the frames after the step). Collective. */
+PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t);
+/* Append the current state if the step starts a frame. Collective. */
+PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s);
+PetscErrorCode TrajectoryClose(TrajWriter *t);
 /* Remember the state before the step that ends at a frame, for the frame's velocities
    (x_k - x_{k-1}) / h. Collective.                                                     */
 PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s);

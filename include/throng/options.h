@@ -106,6 +106,8 @@ typedef struct {
   PetscBool  quiet;      /* -quiet: only the final summary                             */
   char       output[PETSC_MAX_PATH_LEN];     /* -output PREFIX: PREFIX.h5, PREFIX.xdmf ("none") */
   PetscInt   outputEvery;                    /* -output_every K: snapshot every K steps (0: first and last) */
+  char       traj[PETSC_MAX_PATH_LEN];       /* -trajectory FILE: PedPy/PDA trajectories (HDF5) */
+  PetscReal  trajFps;                        /* -trajectory_fps: frames per simulated second    */
   char       checkpoint[PETSC_MAX_PATH_LEN]; /* -checkpoint PATH (default PREFIX.chk.h5)        */
   PetscInt   chkEvery;                       /* -checkpoint_every K steps (0: off)              */
   PetscReal  chkWall;                        /* -checkpoint_wall T seconds of wall time (0: off) */
@@ -119,6 +121,8 @@ typedef struct {
 extern const char *const SolverKinds[];
 
 PetscErrorCode ParamsSetDefaults(Params *p);
+/* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
+PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);
 PetscErrorCode CheckUnusedOptions(MPI_Comm comm);
 /* Before PetscInitialize(): take -options_file_yaml FILE out of argv (see options.c). */

@@ -1,0 +1,154 @@
+/* trajectory — pedestrian trajectories in the Pedestrian Dynamics Data Archive's HDF5 layout.
+ *
+ * Crowd researchers analyse trajectories with PedPy (Jülich), which reads the layout of
+ * the Pedestrian Dynamics Data Archive (ped.fz-juelich.de/da) directly:
+ *   - a dataset `trajectory` at the root: a table of compound rows (id, frame, x, y), in
+ *     metres, with an attribute `fps`, the frame rate;
+ *   - an attribute `wkt_geometry` at the root: the walkable area as WKT.
+ * (PedPy's load_trajectory_from_ped_data_archive_hdf5 requires the dataset, the four
+ * columns and the attribute fps; load_walkable_area_from_ped_data_archive_hdf5 requires
+ * the root attribute.)  -trajectory FILE writes it, at -trajectory_fps frames per second
+ * of simulated time: frame k is the state at t = k / fps, which must be a whole number
+ * of steps.  The rows of a frame are its agents in id order (idorder.c), so the file
+ * does not depend on the rank count; frames follow each other.  The table grows by one
+ * frame at a time (chunked, unlimited), written collectively by every rank's block of
+ * rows.  A restart reopens the file and drops the rows of frames after the checkpoint's
+ * step (the frame column is sorted: a binary search finds where they start); the frames
+ * up to it were written before the checkpoint was.                                     */
+#include <throng/io.h>
+#include <throng/idorder.h>
+#include <string.h>
+#include <math.h>
+
+typedef struct {
+  int64_t id, frame;
+  double  x, y;
+} TrajRow;
+
+static hid_t RowType(void)
+{
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(TrajRow));
+  H5Tinsert(t, "id", HOFFSET(TrajRow, id), H5T_NATIVE_INT64);
+  H5Tinsert(t, "frame", HOFFSET(TrajRow, frame), H5T_NATIVE_INT64);
+  H5Tinsert(t, "x", HOFFSET(TrajRow, x), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "y", HOFFSET(TrajRow, y), H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
+{
+  const Params *prm = &s->prm;
+  hid_t         fapl, type;
+  PetscMPIInt   rank;
+  int           exists = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->comm = comm;
+  t->file = t->ds = t->dxpl = -1;
+  if (!prm->traj[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(s->crowd.on, comm, PETSC_ERR_USER_INPUT, "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
+  PetscCall(TrajectoryStride(comm, prm, &t->stride));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (prm->restart[0] && !rank) {
+    FILE *f = fopen(prm->traj, "rb");
+    exists  = f != NULL;
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  PetscCall(IoTransferProperties(comm, prm->ioTwoPhase, &t->dxpl));
+  PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
+  PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+  t->file = exists ? H5Fopen(prm->traj, H5F_ACC_RDWR, fapl) : H5Fcreate(prm->traj, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  PetscCallHDF5(comm, H5Pclose(fapl));
+  PetscCheck(t->file >= 0, comm, PETSC_ERR_FILE_OPEN, "-trajectory: cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)", exists ? "open" : "create", prm->traj);
+  type = RowType();
+  if (!exists) {
+    const hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 16384;
+    const double  fps  = (double)prm->trajFps;
+    hid_t         sp, dcpl;
+    PetscCallHDF5(comm, sp = H5Screate_simple(1, &zero, &unlim));
+    PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
+    PetscCallHDF5(comm, H5Pset_chunk(dcpl, 1, &chunk));
+    PetscCallHDF5(comm, H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
+    PetscCallHDF5(comm, t->ds = H5Dcreate2(t->file, "trajectory", type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Pclose(dcpl));
+    PetscCallHDF5(comm, H5Sclose(sp));
+    PetscCall(IoWriteAttr(comm, t->ds, "fps", H5T_NATIVE_DOUBLE, 0, &fps));
+    {
+      const char *wkt = s->crowd.geom.walkWKT;
+      while (*wkt == ' ' || *wkt == '\t') wkt++;
+      PetscCall(IoWriteStringAttr(comm, t->file, "wkt_geometry", wkt));
+    }
+    PetscCall(IoWriteStringAttr(comm, t->ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
+  } else { /* a restart: keep the frames up to the checkpoint's */
+    hid_t   sp;
+    hsize_t n, lo = 0, hi;
+    PetscCallHDF5(comm, t->ds = H5Dopen2(t->file, "trajectory", H5P_DEFAULT));
+    PetscCallHDF5(comm, sp = H5Dget_space(t->ds));
+    PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, &n, NULL));
+    PetscCallHDF5(comm, H5Sclose(sp));
+    /* the frames up to the checkpoint's step were written before it: keep them, drop
+       the rest (the first row whose frame is past the checkpoint's) */
+    const int64_t now = (int64_t)(s->step / t->stride);
+    hi                = n;
+    while (lo < hi) {
+      const hsize_t mid = lo + (hi - lo) / 2, one = 1;
+      TrajRow       r;
+      hid_t         fs, ms;
+      PetscCallHDF5(comm, fs = H5Dget_space(t->ds));
+      PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &mid, NULL, &one, NULL));
+      PetscCallHDF5(comm, ms = H5Screate_simple(1, &one, NULL));
+      PetscCallHDF5(comm, H5Dread(t->ds, type, ms, fs, H5P_DEFAULT, &r));
+      PetscCallHDF5(comm, H5Sclose(ms));
+      PetscCallHDF5(comm, H5Sclose(fs));
+      if (r.frame <= now) lo = mid + 1;
+      else hi = mid;
+    }
+    t->rows = lo;
+    PetscCallHDF5(comm, H5Dset_extent(t->ds, &t->rows));
+  }
+  H5Tclose(type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
+{
+  IoRec     *recs;
+  PetscInt   count;
+  PetscInt64 offset, total;
+  TrajRow   *rows;
+  hid_t      type;
+
+  PetscFunctionBeginUser;
+  if (t->file < 0 || s->step % t->stride) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCall(IdOrderGather(t->comm, &s->P, &recs, &count, &offset, &total));
+  if (total > 0) {
+    const hsize_t n = t->rows + (hsize_t)total, start = t->rows + (hsize_t)offset, cnt = (hsize_t)count;
+    const int64_t frame = (int64_t)(s->step / t->stride);
+    PetscCall(PetscMalloc1(count + 1, &rows));
+    for (PetscInt i = 0; i < count; i++) rows[i] = (TrajRow){recs[i].id, frame, recs[i].x, recs[i].y};
+    PetscCallHDF5(t->comm, H5Dset_extent(t->ds, &n));
+    type = RowType();
+    PetscCall(IoWriteHyperslab(t->comm, t->ds, t->dxpl, type, 1, &start, &cnt, rows));
+    H5Tclose(type);
+    PetscCall(PetscFree(rows));
+    t->rows = n;
+    t->frames++;
+  }
+  PetscCall(PetscFree(recs));
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TrajectoryClose(TrajWriter *t)
+{
+  PetscFunctionBeginUser;
+  if (t->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallHDF5(t->comm, H5Dclose(t->ds));
+  PetscCallHDF5(t->comm, H5Pclose(t->dxpl));
+  PetscCallHDF5(t->comm, H5Fclose(t->file));
+  t->file = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
