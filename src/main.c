@@ -125,6 +125,13 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (s.step == nanStep) s.P.x[0] = NAN;
     PetscCall(CrowdExits(&s));
     PetscCall(TrajectoryWrite(&traj, &s));
+    if (prm.overlapEvery > 0 && s.step % prm.overlapEvery == 0) { /* the summary's max_overlap */
+      PetscReal ovl;
+      PetscCall(SimMaxOverlap(&s, &ovl));
+      s.ovlMax = PetscMax(s.ovlMax, ovl);
+      s.ovlSamples++;
+      s.ovlStep = s.step;
+    }
     if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
       PetscCall(H5MDWriteFrame(&w, &s));
       lastFrame = s.step;
@@ -159,7 +166,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     Digest     dg;
     PetscCall(SimMaxOverlap(&s, &ovl));
     s.ovlMax = PetscMax(s.ovlMax, ovl);
-    s.ovlSamples++;
+    if (s.ovlStep != s.step) s.ovlSamples++;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &disp, 1, MPIU_REAL, MPI_MAX, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &checks, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, comm));
@@ -177,8 +184,9 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (prm.map && !prm.quiet) PetscCall(ReportMap(&s, 64, 24));
     PetscCall(PetscPrintf(comm, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt64_FMT "  ranks %d  wall %.3f s  %.4e particle-steps/s (%.4e per rank)\n", s.step, (double)s.time, dg.n, size, (double)el, el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el) : 0.0,
                           el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
-    PetscCall(PetscPrintf(comm, "summary: sampled_max_overlap %.6e (%.3e of the mean diameter): the largest of %" PetscInt_FMT " samples, every %" PetscInt_FMT " steps (-progress) and at the end%s\n", (double)s.ovlMax, (double)(s.ovlMax / (2 * prm.radius)), s.ovlSamples, prm.progress > 0 ? prm.progress : PetscMax(1, prm.steps / 10), prm.quiet && prm.progress <= 0 ? " (-quiet without -progress: at the end only)" : ""));
-    PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)ovl, (double)(ovl / (2 * prm.radius)), s.rebins, moved, checks, (double)(disp / prm.skin),
+    PetscCall(PetscPrintf(comm, "summary: sampled_max_overlap %.6e (%.3e of the mean diameter): the largest of %" PetscInt_FMT " samples, every %" PetscInt_FMT " steps (%s) and at the end%s\n", (double)s.ovlMax, (double)(s.ovlMax / (2 * prm.radius)), s.ovlSamples,
+                          prm.overlapEvery > 0 ? prm.overlapEvery : (prm.progress > 0 ? prm.progress : PetscMax(1, prm.steps / 10)), prm.overlapEvery > 0 ? "-overlap_every" : "-progress", prm.quiet && prm.progress <= 0 && prm.overlapEvery <= 0 ? " (-quiet without -progress: at the end only)" : ""));
+    PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter; the largest sampled since the start or restart, %.3e at the end)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)s.ovlMax, (double)(s.ovlMax / (2 * prm.radius)), (double)ovl, s.rebins, moved, checks, (double)(disp / prm.skin),
                           disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
     PetscCall(SolverReport(&s));
     if (size > 1 && s.step > step0) { /* the inputs of the performance model (docs/performance.md) */

@@ -62,6 +62,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->overlapTol       = 1e-9;
   p->overlapMaxSweeps = 100000;
   p->progress         = 0;
+  p->overlapEvery     = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
   p->map              = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
   p->quiet            = PETSC_FALSE;
@@ -439,6 +440,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptBool(&o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
   PetscCall(OptString(&o, OPT_RUN, "-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output, sizeof(p->output), NULL));
   PetscCall(OptInt(&o, OPT_RUN, "-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery, NULL));
+  PetscCall(OptInt(&o, OPT_RUN, "-overlap_every", "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress samples only; default 1 for crowds, 0 otherwise)", &p->overlapEvery, NULL));
   PetscCall(OptString(&o, OPT_RUN, "-trajectory", "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive layout, which PedPy reads (docs/crowd.md)", p->traj, sizeof(p->traj), NULL));
   PetscCall(OptReal(&o, OPT_RUN, "-trajectory_fps", "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole)", &p->trajFps, NULL));
   PetscCall(OptString(&o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint, sizeof(p->checkpoint), NULL));
@@ -497,6 +499,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
   PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0", (double)p->flushEvery);
+  PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0", p->overlapEvery);
+  if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);

@@ -30,7 +30,8 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
   if (s->prm.quiet && s->prm.progress <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* a quiet run samples only when asked */
   PetscCall(SimMaxOverlap(s, &ovl));
   s->ovlMax = PetscMax(s->ovlMax, ovl);
-  s->ovlSamples++;
+  if (s->ovlStep != s->step) s->ovlSamples++;
+  s->ovlStep = s->step;
   if (s->prm.quiet) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
   disp = s->sweepDisp;

@@ -58,6 +58,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->prm  = *prm;
   s->rmax = InitRadiusMax(prm);
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
+  s->ovlStep      = -1;
   PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(CellsCreate(&s->dom, &s->cells));

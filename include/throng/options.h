@@ -100,6 +100,7 @@ typedef struct {
   PetscReal     overlapTol; /* -init_overlap_tol: relative to 2 r_max                  */
   PetscInt      overlapMaxSweeps; /* -init_overlap_max_sweeps                          */
   /* output */
+  PetscInt   overlapEvery; /* -overlap_every K: measure the largest overlap every K steps */
   PetscInt   progress;   /* -progress K: a progress line every K steps (0: 10 lines)   */
   PetscBool  map;        /* -map: print an ASCII density map of the final state        */
   PetscBool  checkConservation; /* -check_conservation: verify ids after migrations    */

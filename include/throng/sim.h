@@ -34,6 +34,7 @@ typedef struct {
   PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
   PetscReal  ovlMax;       /* largest overlap measured at the progress samples          */
   PetscInt   ovlSamples;   /* ... how many (every -progress K steps, also with -quiet)  */
+  PetscInt   ovlStep;      /* the step of the last sample (-1: none)                   */
   Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
   PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats sol;
