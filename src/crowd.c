@@ -61,11 +61,19 @@ static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const Pet
   for (PetscInt i = 0; i < m; i++) {
     PetscReal       wx, wy;
     const PetscReal v = id[i] < s->crowd.nspeed ? (PetscReal)s->crowd.speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
-    EikonalDirection(&s->crowd.eik, x[i], y[i], &wx, &wy);
+    CrowdDirection(&s->crowd, x[i], y[i], &wx, &wy);
     fx[i] += v * wx;
     fy[i] += v * wy;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy)
+{
+  PetscReal      out;
+  const PetscInt k = c->exitCross && c->exitDepth > 0 ? CrowdExitBeyond(c, x, y, &out) : -1;
+  if (k >= 0) *wx = c->exitNormal[2 * k], *wy = c->exitNormal[2 * k + 1]; /* through a door: straight on */
+  else EikonalDirection(&c->eik, x, y, wx, wy);
 }
 
 PetscErrorCode CrowdSetUp(Sim *s)
@@ -82,12 +90,12 @@ PetscErrorCode CrowdSetUp(Sim *s)
   c->nspeed = s->prm.n;
   PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
+  PetscCall(ExitSetUp(s)); /* before the law's wall lists: it may add walls */
   if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
   else {
     DriverTerm t = {"desired velocity", DesiredVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
-  PetscCall(ExitSetUp(s));
   PetscCall(DensitySetUp(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,7 +163,7 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s)
   const Particles *p = &s->P;
 
   PetscFunctionBeginUser;
-  if (!c->on || !g->nsensor || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->on || !(g->nsensor || c->exitCross) || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(c->capMark >= p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sensor marks for %" PetscInt_FMT " agents, %" PetscInt_FMT " owned", c->capMark, p->n);
   for (PetscInt k = 0; k < g->nsensor; k++) {
     const PetscReal *q = &g->sensor[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l2 = dx * dx + dy * dy;
@@ -173,6 +181,24 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s)
       c->pending++;
     }
   }
+  /* passages through the doors: the centre's path crosses an exit segment from the
+     inside (outward distance <= 0) to the outside (> 0); the same half-open rule.  A
+     crossing back is recorded too (exit -1 - e): Passages() keeps the last forward one */
+  for (PetscInt k = 0; c->exitCross && k < g->nexit; k++) {
+    const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l2 = dx * dx + dy * dy;
+    const PetscReal  nx = c->exitNormal[2 * k], ny = c->exitNormal[2 * k + 1];
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal x0 = c->px[i], y0 = c->py[i], x1 = p->x[i], y1 = p->y[i];
+      const PetscReal s0 = nx * (x0 - q[0]) + ny * (y0 - q[1]), s1 = nx * (x1 - q[0]) + ny * (y1 - q[1]);
+      if ((s0 > 0) == (s1 > 0)) continue;
+      const PetscReal t = s0 / (s0 - s1), X = x0 + t * (x1 - x0), Y = y0 + t * (y1 - y0);
+      const PetscReal u = ((X - q[0]) * dx + (Y - q[1]) * dy) / l2;
+      if (!(u >= 0 && u <= 1)) continue;
+      PetscCall(ThrongGrow(&c->left, sizeof(ExitRec), c->nleft, &c->capLeft));
+      c->left[c->nleft++] = (ExitRec){p->id[i], 0, s1 > 0 ? g->exitId[k] : -1 - g->exitId[k]};
+      c->pendingLeft++;
+    }
+  }
   c->marked = PETSC_FALSE; /* each mark is used once: the next search needs a new mark */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -184,7 +210,7 @@ PetscErrorCode CrowdSensorsMark(Sim *s)
   const Particles *p = &s->P;
 
   PetscFunctionBeginUser;
-  if (!c->on || !c->geom.nsensor) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->on || !(c->geom.nsensor || c->exitCross)) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->n > c->capMark) {
     c->capMark = p->n + p->n / 4 + 16;
     PetscCall(PetscFree2(c->px, c->py));
@@ -246,6 +272,14 @@ static PetscErrorCode ExitSetUp(Sim *s)
   Crowd          *c = &s->crowd;
   const Geometry *g = &c->geom;
   PetscFunctionBeginUser;
+  for (PetscInt e = 0; e < g->nexits; e++) { /* every door must let an agent through */
+    PetscReal w = 0;
+    for (PetscInt k = 0; k < g->nexit; k++)
+      if (g->exitId[k] == e) w += PetscSqrtReal(PetscSqr(g->exit[4 * k + 2] - g->exit[4 * k]) + PetscSqr(g->exit[4 * k + 3] - g->exit[4 * k + 1]));
+    PetscCheck(w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT, "exit %" PetscInt_FMT " of '%s' is %g m wide, not wider than an agent (diameter %g m): no one could pass it; widen it or lower -radius", e, s->prm.geometry, (double)w, (double)(2 * s->rmax));
+  }
+  c->exitCross = s->prm.exitRule == EXIT_PASS ? PETSC_TRUE : PETSC_FALSE;
+  c->exitDepth = ParamsExitDepth(&s->prm); /* beyond l + v0 T no one is slowed by it */
   PetscCall(PetscMalloc1(2 * (size_t)g->nexit + 1, &c->exitNormal));
   for (PetscInt k = 0; k < g->nexit; k++) {
     const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
@@ -254,42 +288,74 @@ static PetscErrorCode ExitSetUp(Sim *s)
     c->exitNormal[2 * k]     = in ? -nx : nx;
     c->exitNormal[2 * k + 1] = in ? -ny : ny;
   }
+  if (c->exitDepth > 0) { /* the jambs go on beyond the door, as walls outside the area, so
+                             that whoever walks on through it stays in front of the door
+                             (and never in the strip behind a wall, which would push it
+                             back in) until it is removed */
+    const PetscInt  n0 = g->nwall, n = n0 + 2 * g->nexit;
+    const PetscReal L  = c->exitDepth + 2 * s->rmax;
+    PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)n, &c->geom.wall));
+    PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)n + sizeof(PetscReal), &c->geom.wallNormal));
+    for (PetscInt k = 0; k < g->nexit; k++) {
+      const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
+      const PetscReal  ox = L * c->exitNormal[2 * k], oy = L * c->exitNormal[2 * k + 1];
+      for (int e = 0; e < 2; e++) {
+        PetscReal *w = &c->geom.wall[4 * (n0 + 2 * k + e)], *m = &c->geom.wallNormal[2 * (n0 + 2 * k + e)];
+        w[0] = q[2 * e], w[1] = q[2 * e + 1], w[2] = q[2 * e] + ox, w[3] = q[2 * e + 1] + oy;
+        m[0] = (e ? -dx : dx) / l, m[1] = (e ? -dy : dy) / l; /* into the door's lane */
+      }
+    }
+    c->geom.nwall = n;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The exit an agent at (x, y) has passed, or -1.  It has passed exit segment k when its
-   centre is out of the walkable area, beyond the door's line (on the outer side), no
-   farther than the walls' depth (more than any step can carry it), and within the
-   opening's extent: its projection on the line falls between the door's ends.  The
-   walls and their ends (the jambs) are constraints of the sweep, so an agent can only
-   get there through the opening: this is the crossing of the door, from inside to
-   outside.  It depends on the agent's position alone, so it is the same on any rank
-   count and after a restart.  -exit_rule reach: the agent leaves as soon as its disk
-   touches the door line (or is just through it), the rule before doors metered the
-   flow; seed 001's tests keep it, so that their figures stay comparable. */
-static PetscInt ExitPassed(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
+/* The exit segment whose opening an agent at (x, y) has gone through, or -1, and how far
+   beyond the door's line it is (*out).  Beyond means: out of the walkable area, on the
+   outer side of the line, and within the opening's extent (its projection on the line
+   falls between the door's ends).  The walls and their ends (the jambs) are constraints
+   of the sweep, so an agent can only get there through the opening. */
+PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out)
+{
+  const Geometry *g = &c->geom;
+  PetscInt        inside = -1; /* unknown yet: the inside test is the costly part */
+  for (PetscInt k = 0; k < g->nexit; k++) {
+    const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1];
+    const PetscReal  o = c->exitNormal[2 * k] * (x - q[0]) + c->exitNormal[2 * k + 1] * (y - q[1]);
+    if (!(o > 0)) continue;
+    const PetscReal t = ((x - q[0]) * dx + (y - q[1]) * dy) / (dx * dx + dy * dy);
+    if (!(t >= 0 && t <= 1)) continue;
+    if (inside < 0) inside = GeometryInside(g, x, y) ? 1 : 0;
+    if (inside) return -1;
+    *out = o;
+    return k;
+  }
+  return -1;
+}
+
+/* Is the agent at (x, y) to be removed, and through which exit?  -exit_rule pass: once it
+   is exitDepth beyond the door's line (its passage was recorded when its centre crossed
+   the line: CrowdSensorsAdvance); with the time-gap law it walks on, straight out, until
+   then, so that whoever follows still keeps the time gap to it.  -exit_rule reach: as
+   soon as its disk touches the door line (or it is just through it); the passage is
+   recorded then.  Both depend on the agent's position alone: the same on any rank count
+   and after a restart. */
+static PetscInt ExitRemove(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
 {
   const Crowd    *c = &s->crowd;
   const Geometry *g = &c->geom;
-  PetscInt        inside = -1; /* unknown yet: the inside test is the costly part */
-  if (s->prm.exitRule == EXIT_REACH) { /* touching the door line, or just through it */
-    for (PetscInt k = 0; k < g->nexit; k++) {
+  PetscReal       out;
+  PetscInt        k;
+  if (s->prm.exitRule == EXIT_REACH) {
+    for (k = 0; k < g->nexit; k++) {
       PetscReal       cx, cy;
       const PetscReal d = SegmentDistance(&g->exit[4 * k], x, y, &cx, &cy);
       if (d <= r || (d <= s->walls.depth && !GeometryInside(g, x, y))) return g->exitId[k];
     }
     return -1;
   }
-  for (PetscInt k = 0; k < g->nexit; k++) {
-    const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1];
-    const PetscReal  out = c->exitNormal[2 * k] * (x - q[0]) + c->exitNormal[2 * k + 1] * (y - q[1]);
-    if (!(out > 0 && out <= s->walls.depth)) continue;
-    const PetscReal t = ((x - q[0]) * dx + (y - q[1]) * dy) / (dx * dx + dy * dy);
-    if (!(t >= 0 && t <= 1)) continue;
-    if (inside < 0) inside = GeometryInside(g, x, y) ? 1 : 0;
-    if (!inside) return g->exitId[k];
-  }
-  return -1;
+  k = CrowdExitBeyond(c, x, y, &out);
+  return k >= 0 && out >= c->exitDepth ? g->exitId[k] : -1;
 }
 
 PetscErrorCode CrowdExits(Sim *s)
@@ -305,11 +371,15 @@ PetscErrorCode CrowdExits(Sim *s)
   PetscCall(CrowdSensorsAdvance(s));
   for (PetscInt k = c->ncross - c->pending; k < c->ncross; k++) c->cross[k].time = s->time;
   c->pending = 0;
+  for (PetscInt k = c->nleft - c->pendingLeft; k < c->nleft; k++) c->left[k].time = s->time;
+  c->pendingLeft = 0;
   for (PetscInt i = 0; i < p->n; i++) {
-    const PetscInt ex = ExitPassed(s, p->x[i], p->y[i], p->r[i]);
+    const PetscInt ex = ExitRemove(s, p->x[i], p->y[i], p->r[i]);
     if (ex >= 0) {
-      PetscCall(ThrongGrow(&c->left, sizeof(ExitRec), c->nleft, &c->capLeft));
-      c->left[c->nleft++] = (ExitRec){p->id[i], s->time, ex};
+      if (!c->exitCross) { /* reach: the passage is the removal */
+        PetscCall(ThrongGrow(&c->left, sizeof(ExitRec), c->nleft, &c->capLeft));
+        c->left[c->nleft++] = (ExitRec){p->id[i], s->time, ex};
+      }
       continue;
     }
     if (keep != i) {
@@ -449,11 +519,42 @@ static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char
 }
 
 /* Exit and sensor records of all ranks on rank 0 (sorted), the density map summed there. */
-static PetscErrorCode GatherAll(const Sim *s, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr, PetscReal **dens)
+static int CompareExitById(const void *a, const void *b)
+{
+  const ExitRec *x = (const ExitRec *)a, *y = (const ExitRec *)b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  if (x->time != y->time) return x->time < y->time ? -1 : 1;
+  return (x->exit < 0) - (y->exit < 0); /* at one time: forward, then back */
+}
+
+/* The passages, one per agent, from the door-line crossings (-exit_rule pass): a crossing
+   back inside (exit < 0: -1 - exit) cancels the forward one before it; an agent's passage
+   is its last forward crossing.  On rank 0, *n records in, *n out, sorted by time. */
+static void Passages(ExitRec *r, PetscInt *n)
+{
+  PetscInt out = 0;
+  qsort(r, (size_t)*n, sizeof(ExitRec), CompareExitById);
+  for (PetscInt k = 0; k < *n;) {
+    PetscInt cand = -1, j = k;
+    for (; j < *n && r[j].id == r[k].id; j++) cand = r[j].exit >= 0 ? j : -1;
+    if (cand >= 0) r[out++] = r[cand];
+    k = j;
+  }
+  *n = out;
+  qsort(r, (size_t)*n, sizeof(ExitRec), CompareExit);
+}
+
+/* passages: the exit records reduced to one passage per agent (the report), or as they
+   are (a checkpoint, so that a restart goes on with the same records) */
+static PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr, PetscReal **dens)
 {
   const Crowd *c = &s->crowd;
   PetscFunctionBeginUser;
   PetscCall(GatherRecords(s->dom.comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)all, tot));
+  if (passages) {
+    if (*all) Passages(*all, tot);
+    PetscCallMPI(MPI_Bcast(tot, 1, MPIU_INT, 0, s->dom.comm));
+  }
   PetscCall(GatherRecords(s->dom.comm, c->cross, c->ncross, sizeof(CrossRec), CompareCross, (void **)crs, ncr));
   PetscCall(GatherDensity((Sim *)s, dens));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -499,7 +600,9 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(GatherAll(s, &all, &tot, &crs, &ncr, &dens));
+  PetscCall(GatherAll(s, PETSC_TRUE, &all, &tot, &crs, &ncr, &dens));
+  /* every agent removed has had its passage recorded, once */
+  PetscCheck(c->remaining > 0 || tot == c->total, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
   if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
     PetscCall(PetscMalloc1(tot + 1, &curve));
     curve[ncurve++] = (struct Curve){0, c->total};
@@ -634,7 +737,7 @@ PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
 
   PetscFunctionBeginUser;
   if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GatherAll(s, &all, &tot, &crs, &ncr, &dens));
+  PetscCall(GatherAll(s, PETSC_FALSE, &all, &tot, &crs, &ncr, &dens));
   PetscCallHDF5(comm, g = H5Gcreate2(grp, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
     const long long v[5] = {(long long)c->total, (long long)c->dlast, (long long)c->dsamples, (long long)c->dnx, (long long)c->dny};

@@ -88,6 +88,22 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define NB 5 /* per neighbour: dx, dy, distance, l, id */
+
+/* The spacing along the unit direction e: the smallest d - l of the neighbours ahead
+   (e . d >= 0) in the corridor (|e^perp . d| <= l), and which one (-1: none); of equal
+   spacings, the smaller id, so that the choice does not depend on the order.         */
+static inline void Spacing(const PetscReal *nb, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa, PetscReal *sp, PetscInt *kb)
+{
+  *sp = PETSC_MAX_REAL, *kb = -1;
+  for (PetscInt k = 0; k < nn; k++) {
+    const PetscReal *q = &nb[NB * k];
+    if (!(ex * q[0] + ey * q[1] >= 0 && PetscAbsReal(ex * q[1] - ey * q[0]) <= kappa * q[3])) continue;
+    const PetscReal s = q[2] - q[3];
+    if (s < *sp || (s == *sp && q[4] < nb[NB * *kb + 4])) *sp = s, *kb = k;
+  }
+}
+
 static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
 {
   const PetscReal fx = (x - m->w0[0]) / m->wh, fy = (y - m->w0[1]) / m->wh;
@@ -117,18 +133,18 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
     const PetscInt   wk = WallCell(m, xi, yi), wb = m->wbeg[wk], we = m->wbeg[wk + 1];
     PetscReal        e0x, e0y, ex, ey, wx = 0, wy = 0, sp = PETSC_MAX_REAL;
     int64_t          sx = 0, sy = 0;
-    PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0;
+    PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0, kb;
 
     /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
        turns it by more than 1e-6 (l <= r_i + r_max) */
     const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2), rho = PetscSqrtReal(Ri2) + re->skin;
-    EikonalDirection(&c->eik, xi, yi, &e0x, &e0y);
+    CrowdDirection(c, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
     for (PetscInt ky = ky0; ky <= ky1; ky++) bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
     if (bound > m->cap) {
       PetscCall(PetscFree(m->nb));
       m->cap = bound + bound / 2 + 16;
-      PetscCall(PetscMalloc1(4 * (size_t)m->cap, &m->nb));
+      PetscCall(PetscMalloc1(NB * (size_t)m->cap, &m->nb));
     }
     /* the neighbours within Ri, not hidden by a wall: repulsion, and kept for the
        spacing.  Row by row, only the cells that meet the disc of radius Ri + skin. */
@@ -155,7 +171,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
           sx += Fix(f * dx);
           sy += Fix(f * dy);
         }
-        m->nb[4 * nn] = dx, m->nb[4 * nn + 1] = dy, m->nb[4 * nn + 2] = d, m->nb[4 * nn + 3] = l;
+        m->nb[NB * nn] = dx, m->nb[NB * nn + 1] = dy, m->nb[NB * nn + 2] = d, m->nb[NB * nn + 3] = l, m->nb[NB * nn + 4] = (PetscReal)re->aid[a];
         nn++;
       }
     }
@@ -175,9 +191,14 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
       if (en > 0) ex /= en, ey /= en;
       else ex = e0x, ey = e0y;
     }
-    for (PetscInt k = 0; k < nn; k++) { /* the spacing: the nearest ahead, in the corridor */
-      const PetscReal *q = &m->nb[4 * k];
-      if (ex * q[0] + ey * q[1] >= 0 && PetscAbsReal(ex * q[1] - ey * q[0]) <= q[3]) sp = PetscMin(sp, q[2] - q[3]);
+    Spacing(m->nb, nn, ex, ey, m->kappa, &sp, &kb);
+    if (m->avoid > 0 && kb >= 0 && sp < v0 * T) { /* slowed: turn away from the one ahead */
+      const PetscReal *q = &m->nb[NB * kb], side = ex * q[1] - ey * q[0] > 0 ? -1 : 1; /* on the left: turn right */
+      const PetscReal  w = m->avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
+      const PetscReal  tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
+      ex = tx / tn, ey = ty / tn;
+      Spacing(m->nb, nn, ex, ey, m->kappa, &sp, &kb);
+      sp = PetscMin(sp, sp0); /* turning aside must not lose sight of the one ahead */
     }
     {
       const PetscReal v = PetscMin(v0, PetscMax(0, sp / T));
@@ -210,6 +231,8 @@ PetscErrorCode CsmSetUp(Sim *s)
   m->repCut  = m->a > 0 ? m->D * PetscLogReal(m->a / CSM_EPS) : -1;
   m->wallCut = m->aw > 0 ? m->Dw * PetscLogReal(m->aw / CSM_EPS) : -1;
   m->T[0] = prm->csmT[0], m->T[1] = prm->csmT[1];
+  m->avoid = prm->csmAvoid;
+  m->kappa = prm->csmCorridor;
   if (prm->frac2 > 0 && m->T[1] != m->T[0]) { /* the population of each id, once */
     PetscCall(PetscMalloc1(prm->n + 1, &m->pop));
     for (PetscInt64 i = 0; i < prm->n; i++) m->pop[i] = (char)InitPopulation(prm, i);

@@ -92,6 +92,8 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->csmT[1]          = -1;  /* default: the first population's */
   p->csmRep[0]        = 8.0, p->csmRep[1] = 0.1;
   p->csmWall[0]       = 5.0, p->csmWall[1] = 0.02;
+  p->csmAvoid         = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
+  p->csmCorridor      = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   p->solver           = SOLVER_PBD;
   p->rtol             = 1e-10;
@@ -297,6 +299,13 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
   PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+PetscReal ParamsExitDepth(const Params *p)
+{
+  const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0);
+  if (!(p->geometry[0] && p->walk && p->exitRule == EXIT_PASS && p->crowdModel == CROWD_CSM)) return 0;
+  return 2 * InitRadiusMax(p) + vmax * PetscMax(p->csmT[0], p->frac2 > 0 ? p->csmT[1] : 0);
+}
+
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
 {
   const PetscReal k = 1 / (prm->trajFps * prm->dt);
@@ -341,7 +350,7 @@ static PetscErrorCode ApplyScenario(MPI_Comm comm)
 
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
-  PetscBool set, boxSet, regionSet, centerSet, nSet, tileSet;
+  PetscBool set, boxSet, regionSet, centerSet, nSet, tileSet, radiusSet, polySet, dtSet;
   Opt       o = {comm, NULL, p};
 
   PetscFunctionBeginUser;
@@ -351,9 +360,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   o.PetscOptionsObject = PetscOptionsObject;
   PetscCall(OptString(&o, OPT_RUN, "-scenario", "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)", p->scenario, sizeof(p->scenario), NULL));
   PetscCall(OptInt64(&o, OPT_RUN, "-n", "Number of disks (with -init file: the file's)", &p->n, &nSet));
-  PetscCall(OptReal(&o, OPT_PHYS, "-radius", "Mean disk radius", &p->radius, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1", &p->poly, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-dt", "Time step h", &p->dt, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-radius", "Mean disk radius (default 0.5; 0.15 m for a crowd: -geometry with -walk)", &p->radius, &radiusSet));
+  PetscCall(OptReal(&o, OPT_PHYS, "-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1 (default 0.2; 0 for a crowd)", &p->poly, &polySet));
+  PetscCall(OptReal(&o, OPT_PHYS, "-dt", "Time step h (default 0.001; 0.02 s for a crowd)", &p->dt, &dtSet));
   PetscCall(OptInt(&o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
   PetscCall(OptInt64(&o, OPT_PHYS, "-seed", "Seed of every random stream (initial state, free speeds, noise)", &p->seed, NULL));
   PetscCall(OptReals(&o, OPT_PHYS, "-box", "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box, NULL, 1, NULL, &boxSet));
@@ -392,6 +401,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptReal(&o, OPT_PHYS, "-csm_time_gap2", "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
   PetscCall(OptReals(&o, OPT_PHYS, "-csm_repulsion", "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL, 1, NULL, NULL));
   PetscCall(OptReals(&o, OPT_PHYS, "-csm_wall_repulsion", "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1, NULL, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-csm_corridor", "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)", &p->csmCorridor, NULL));
+  PetscCall(OptReal(&o, OPT_PHYS, "-csm_avoidance", "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s / (v0 T)) (0: off)", &p->csmAvoid, NULL));
   PetscCall(OptBool(&o, OPT_RUN, "-csm_check_reach", "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))", &p->csmCheck));
   PetscCall(OptReal(&o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", &p->densH, NULL));
   PetscCall(OptReal(&o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples", &p->densDt, NULL));
@@ -400,6 +411,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptReals(&o, OPT_PHYS, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, NULL, 1, NULL, &set));
   PetscCall(OptReal(&o, OPT_PHYS, "-noise", "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate", &p->noise, NULL));
   if (!set && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
+  if (p->geometry[0] && p->walk) { /* a crowd: agents of the calibrated size (docs/crowd.md), all alike */
+    if (!radiusSet) p->radius = 0.15;
+    if (!dtSet) p->dt = 0.02;
+    if (!polySet) p->poly = 0;
+  }
   PetscCall(OptReals(&o, OPT_PHYS, "-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", 3 * 16, p->sched, &p->nsched, 3, "t,gx,gy", NULL));
   for (PetscInt k = 1; k < p->nsched; k++) PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule: the times must increase");
   PetscCall(OptEnum(&o, OPT_RUN, "-init", "Initial condition", InitKinds, 4, (int *)&p->init));
@@ -493,6 +509,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
   for (int k = 0; k < 2; k++) PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_time_gap%s %g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
   PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT, "-csm_corridor %g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_avoidance %g: must be in [0, 10]", (double)p->csmAvoid);
   PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
@@ -508,6 +526,13 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
   if (!p->checkpoint[0] && strcmp(p->output, "none")) PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
   if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
+  if (p->traj[0]) { /* two writers of one file would destroy it */
+    char h5[PETSC_MAX_PATH_LEN + 8];
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", p->output));
+    PetscCheck(strcmp(p->traj, h5) || !strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is also the snapshot file of -output %s: choose another name (e.g. %s.traj.h5)", p->traj, p->output, p->output);
+    PetscCheck(strcmp(p->traj, p->checkpoint), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is also the checkpoint file: choose another name", p->traj);
+    PetscCheck(strcmp(p->traj, p->restart), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is the checkpoint to restart from: choose another name", p->traj);
+  }
 
   const PetscReal rmax = InitRadiusMax(p);
   if (p->skin < 0 && p->geometry[0] && p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
@@ -526,11 +551,12 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   if (p->active < 0) p->active = p->skin;
   PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
 
-  if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell */
+  if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell and by
+                           the distance agents walk on beyond a door */
     Geometry g;
     PetscCall(GeometryRead(comm, p->geometry, p->walk, &g));
     if (!boxSet) {
-      const PetscReal m = 2 * rmax + p->skin;
+      const PetscReal m = 2 * rmax + p->skin + ParamsExitDepth(p);
       p->box[0] = g.bbox[0] - m, p->box[1] = g.bbox[1] - m, p->box[2] = g.bbox[2] + m, p->box[3] = g.bbox[3] + m;
       boxSet    = PETSC_TRUE;
     }

@@ -123,6 +123,19 @@ expect_error "outside the walkable area"      -geometry "$dir/room.wkt" -n 50 -r
 expect_error "cannot reach any exit"          -geometry "$dir/closed.wkt" -n 20 -radius 0.2 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
 expect_error "nodes is too many; raise -eikonal_h" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -eikonal_h 0.0001
 expect_error "need sd >= 0 and 0 <= min"      -geometry "$dir/room.wkt" -n 10 -radius 0.2 -speed 1,0.2,2,3
+# the time-gap law's parameters out of range, a door narrower than an agent (issue 16)
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 4.25)\n' > "$dir/narrowdoor.wkt"
+expect_error "is 0.25 m wide, not wider than an agent (diameter 0.3 m)" -geometry "$dir/narrowdoor.wkt" -n 10
+expect_error "-csm_time_gap 0.01: must be in [0.1, 10] s" -geometry "$dir/room.wkt" -n 10 -csm_time_gap 0.01
+expect_error "-csm_time_gap2 20: must be in [0.1, 10] s" -geometry "$dir/room.wkt" -n 10 -csm_time_gap2 20
+expect_error "-csm_repulsion 8,0: need a in [0, 1000] and D in [0.001, 1] m" -geometry "$dir/room.wkt" -n 10 -csm_repulsion 8,0
+expect_error "-csm_wall_repulsion -1,0.02: need a in [0, 1000]" -geometry "$dir/room.wkt" -n 10 -csm_wall_repulsion -1,0.02
+expect_error "-csm_corridor 3: must be in [0.5, 2]" -geometry "$dir/room.wkt" -n 10 -csm_corridor 3
+expect_error "-csm_avoidance -1: must be in [0, 10]" -geometry "$dir/room.wkt" -n 10 -csm_avoidance -1
+expect_error "Unknown option walk for -crowd_model" -geometry "$dir/room.wkt" -n 10 -crowd_model walk
+expect_error "-trajectory_fps 7 with -dt 0.02: a frame must be a whole number of steps" -geometry "$dir/room.wkt" -n 10 -dt 0.02 -trajectory "$dir/t.h5" -trajectory_fps 7
+expect_error "is also the snapshot file of -output" -geometry "$dir/room.wkt" -n 10 -output "$dir/same" -trajectory "$dir/same.h5"
+expect_error "-trajectory writes pedestrian trajectories: it needs a crowd" -n 10 -trajectory "$dir/t.h5"
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
 expect_error "option -groups needs groups of 5 numbers x0,y0,x1,y1,n; got 4" -groups 0,0,5,5

@@ -61,6 +61,8 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
   if grep -qx "$name" "$dir/bools.txt"; then [ "$value" = 1 ] && echo 0 || echo 1; return; fi
   case "$name" in
     solver) echo pngs; return ;;
+    crowd_model) echo projection; return ;;
+    exit_rule) echo reach; return ;;
     geometry) echo "$dir/room-copy.wkt"; return ;;
     halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;

@@ -25,6 +25,8 @@ typedef struct {
   PetscReal  rmax;             /* largest radius                                       */
   PetscReal  T[2];             /* time gap of each population (s)                      */
   PetscReal  a, D, aw, Dw;     /* repulsion strength and range: neighbours, walls      */
+  PetscReal  avoid;            /* lateral avoidance strength (0: off)                  */
+  PetscReal  kappa;            /* corridor half-width, in units of l                   */
   PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-6 */
   char      *pop;              /* population of each id (when the time gaps differ)     */
   Reach      reach;
@@ -41,6 +43,9 @@ typedef struct {
   Eikonal    eik;
   Csm        csm;       /* -crowd_model csm: the time-gap speed law                    */
   PetscReal *exitNormal; /* per exit segment: the unit normal pointing out of the area */
+  PetscBool  exitCross;  /* -exit_rule pass: passages are crossings of the door line    */
+  PetscReal  exitDepth;  /* ... and agents walk on this far beyond it before removal    */
+  PetscInt   pendingLeft; /* the last pendingLeft exit records have no time yet         */
   ExitRec   *left;      /* agents that left through an exit on this rank               */
   PetscInt   nleft, capLeft;
   PetscInt64 remaining; /* agents in the scene (all ranks)                              */

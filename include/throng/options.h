@@ -79,6 +79,8 @@ typedef struct {
   PetscReal  csmT[2];    /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
   PetscReal  csmRep[2];  /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
   PetscReal  csmWall[2]; /* -csm_wall_repulsion a,D: the walls'                         */
+  PetscReal  csmCorridor; /* -csm_corridor k: the one ahead is within k l of the path   */
+  PetscReal  csmAvoid;   /* -csm_avoidance b: turn away from a slower one ahead          */
   PetscBool  csmCheck;   /* -csm_check_reach: brute-force check of the neighbour sets   */
   PetscReal  densH;      /* -density_h: cell of the density map (m; 0: no map)         */
   PetscReal  densDt;     /* -density_dt: seconds of simulated time between its samples */
@@ -122,6 +124,9 @@ typedef struct {
 extern const char *const SolverKinds[];
 
 PetscErrorCode ParamsSetDefaults(Params *p);
+/* How far beyond a door's line agents walk on before they are removed (crowd.c):
+   2 r_max + v0_max T_max with the time-gap law and -exit_rule pass, else 0. */
+PetscReal      ParamsExitDepth(const Params *p);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);

@@ -77,6 +77,12 @@ PetscErrorCode CrowdExits(Sim *s);
 PetscErrorCode CrowdSensorsAdvance(Sim *s);
 PetscErrorCode CrowdSensorsMark(Sim *s);
 PetscErrorCode CrowdDestroy(Sim *s);
+/* The desired direction at (x, y): down the travel-distance field, or straight on
+   through a door whose line the agent has passed (-exit_rule pass with csm). */
+void           CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
+   beyond the door's line. */
+PetscInt       CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
 /* Add the exit and sensor records to a state digest (all agents may have left). Collective. */
 PetscErrorCode CrowdDigest(const Sim *s, Digest *dg);
 /* After every rebin (and a restore): what the crowd keeps per binning. Collective. */

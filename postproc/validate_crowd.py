@@ -1,0 +1,385 @@
+#!/usr/bin/python3
+"""Crowd validation: initial positions, measurements, criteria and the report.
+
+Called by jobs/validate_crowd.sh, which runs throng; this file only writes initial
+conditions and reads what the runs wrote (exit records, -trajectory files):
+
+    validate_crowd.py init  OUT N X0 Y0 X1 Y1 SEED        N agents on a jittered grid
+    validate_crowd.py line  OUT N X0 X1 Y                 N agents evenly on a line
+    validate_crowd.py report DIR MODE                     measurements, criteria, report
+
+The data and the criteria (docs/validation.md lists the sources):
+  - bottleneck flows of Liddle et al. (2011): 150 persons, bottleneck 4 m long, widths
+    0.9-2.5 m, as JuPedSim's former validation test 13 lists them;
+  - Weidmann's (1993) fundamental diagram, v(rho) = 1.34 (1 - exp(-1.913 (1/rho - 1/5.4)));
+  - the single-file headway law of Seyfried et al. (2005), d = 0.36 + 1.06 v (metres, m/s);
+  - the RiMEA 3.0 tests 1, 4, 6, 9 and 12 (geometries as in JuPedSim's RiMEA system tests).
+Needs Debian's python3-numpy, python3-h5py and python3-matplotlib: /usr/bin/python3.
+"""
+import csv
+import glob
+import os
+import sys
+
+import numpy as np
+
+# Liddle, Seyfried, Steffen, Klingsch, Rupprecht, Winkens, Boltes (2011), "Microscopic
+# insights into pedestrian motion through a bottleneck, resolving spatial and temporal
+# variations", arXiv:1105.1532: flow J = 150 / (t_last - t_first) per width, as listed in
+# JuPedSim's former validation test 13 (jpscore Utest, "lid_w", "lid_f").
+LIDDLE_W = np.array([0.9, 1.0, 1.1, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.5])
+LIDDLE_J = np.array([1.710, 2.025, 2.194, 2.532, 2.911, 3.115, 3.906, 3.910, 4.524, 5.547])
+
+
+def weidmann(rho, v0=1.34, gamma=1.913, rho_max=5.4):
+    return v0 * (1 - np.exp(-gamma * (1 / rho - 1 / rho_max)))
+
+
+def init_grid(out, n, x0, y0, x1, y1, seed):
+    """n points on a jittered square grid that fills the rectangle (the grid's spacing
+    makes exactly >= n sites; a seeded random subset of n sites is taken)."""
+    n = int(n)
+    x0, y0, x1, y1 = map(float, (x0, y0, x1, y1))
+    a = np.sqrt((x1 - x0) * (y1 - y0) / n)
+    while True:
+        nx, ny = int((x1 - x0) / a), int((y1 - y0) / a)
+        if nx * ny >= n:
+            break
+        a *= 0.99
+    gx, gy = (x1 - x0) / nx, (y1 - y0) / ny
+    rng = np.random.default_rng(int(seed))
+    sites = rng.permutation(nx * ny)[:n]
+    sites.sort()
+    jit = 0.3 * min(gx, gy)
+    with open(out, "w") as f:
+        for s in sites:
+            i, j = s % nx, s // nx
+            x = x0 + (i + 0.5) * gx + rng.uniform(-jit, jit) / 2
+            y = y0 + (j + 0.5) * gy + rng.uniform(-jit, jit) / 2
+            f.write(f"{x:.6f} {y:.6f}\n")
+
+
+def init_line(out, n, x0, x1, y):
+    n = int(n)
+    x0, x1, y = float(x0), float(x1), float(y)
+    with open(out, "w") as f:
+        for k in range(n):
+            f.write(f"{x0 + (k + 0.5) * (x1 - x0) / n:.6f} {y:.6f}\n")
+
+
+def exits(path):
+    return np.array([float(r["time"]) for r in csv.DictReader(open(path))])
+
+
+def steady_flow(times):
+    """Flow between the 10 % and the 90 % passage (the steady part of the run)."""
+    t = np.sort(times)
+    i, j = int(0.1 * len(t)), int(0.9 * len(t)) - 1
+    return (j - i) / (t[j] - t[i])
+
+
+def trajectory(path):
+    import h5py
+    with h5py.File(path, "r") as f:
+        d = f["trajectory"]
+        return d[:], float(d.attrs["fps"])
+
+
+def speeds(traj, fps, half=5):
+    """Per row (id, frame): x, y and the speed from a central difference over 2 half
+    frames; rows without both neighbours dropped."""
+    out = []
+    for i in np.unique(traj["id"]):
+        r = traj[traj["id"] == i]
+        r = r[np.argsort(r["frame"])]
+        if len(r) <= 2 * half:
+            continue
+        dx = r["x"][2 * half:] - r["x"][:-2 * half]
+        dy = r["y"][2 * half:] - r["y"][:-2 * half]
+        v = np.hypot(dx, dy) * fps / (2 * half)
+        m = r[half:-half]
+        out.append(np.stack([m["frame"].astype(float), m["x"], m["y"], v, np.full(len(m), float(i))], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 5))
+
+
+def measure_area(traj, fps, area, t0, t1, width_area):
+    """Mean density (agents / m^2 per frame) and mean speed in the area, frames in [t0, t1]."""
+    s = speeds(traj, fps)
+    x0, x1, y0, y1 = area
+    sel = (s[:, 0] >= t0 * fps) & (s[:, 0] <= t1 * fps) & (s[:, 1] >= x0) & (s[:, 1] < x1) & (s[:, 2] >= y0) & (s[:, 2] < y1)
+    frames = np.arange(int(t0 * fps), int(t1 * fps) + 1)
+    counts = np.array([np.sum(s[sel, 0] == f) for f in frames])
+    rho = counts.mean() / ((x1 - x0) * (y1 - y0))
+    v = s[sel, 3].mean() if sel.any() else float("nan")
+    return rho, v
+
+
+def headways(traj, fps, xa, xb, t0, t1):
+    """Single file: (headway to the agent ahead, speed) of every agent in [xa, xb) at
+    every frame in [t0, t1]."""
+    s = speeds(traj, fps)
+    pairs = []
+    for f in range(int(t0 * fps), int(t1 * fps) + 1):
+        r = s[s[:, 0] == f]
+        r = r[np.argsort(r[:, 1])]
+        for k in range(len(r) - 1):
+            if xa <= r[k, 1] < xb:
+                pairs.append((r[k + 1, 1] - r[k, 1], r[k, 3]))
+    return np.array(pairs)
+
+
+# Criteria the model misses today (docs/validation.md says by how much and what was
+# tried): the run still fails if one of them gets worse than the bound given here, so the
+# misses are guarded against regressions; the verdict lists them apart.
+KNOWN_MISSES = {
+    "bottleneck data": ("mean abs(J - data) <= 0.85 /s", lambda v: v <= 0.85),
+    "single file b": ("b <= 1.5 s", lambda v: v <= 1.5),
+    "single file a": ("a >= 0.1 m", lambda v: v >= 0.1),
+}
+
+
+class Report:
+    def __init__(self):
+        self.lines, self.fails, self.known, self.checks = [], [], [], 0
+
+    def add(self, text=""):
+        self.lines.append(text)
+
+    def crit(self, name, ok, detail, value=None):
+        self.checks += 1
+        if ok:
+            return "**pass**"
+        if name in KNOWN_MISSES and value is not None and KNOWN_MISSES[name][1](value):
+            self.known.append(f"{name}: {detail} (known; guarded: {KNOWN_MISSES[name][0]})")
+            return "**miss** (known)"
+        self.fails.append(f"{name}: {detail}")
+        return "**FAIL**"
+
+
+def bottleneck(d, rep, plots):
+    rows = [r for r in csv.DictReader(open(os.path.join(d, "bottleneck.csv")))]
+    widths = sorted({float(r["width"]) for r in rows})
+    J = {w: [steady_flow(exits(os.path.join(d, r["exits"]))) for r in rows if float(r["width"]) == w] for w in widths}
+    mean = np.array([np.mean(J[w]) for w in widths])
+    sd = np.array([np.std(J[w]) for w in widths])
+    data = np.array([np.interp(w, LIDDLE_W, LIDDLE_J) if LIDDLE_W[0] <= w <= LIDDLE_W[-1] else np.nan for w in widths])
+    A = np.vstack([widths, np.ones(len(widths))]).T
+    coef, res, *_ = np.linalg.lstsq(A, mean, rcond=None)
+    fit = A @ coef
+    r2 = 1 - np.sum((mean - fit) ** 2) / np.sum((mean - mean.mean()) ** 2) if len(widths) > 2 else float("nan")
+    spec = mean / np.array(widths)
+    ok_spec = all(1.5 <= s <= 2.5 for w, s in zip(widths, spec) if w >= 0.9)
+    have = ~np.isnan(data)
+    dev = float(np.mean(np.abs(mean[have] - data[have]))) if have.any() else float("nan")
+    nseed = len(next(iter(J.values())))
+    rep.add("## Bottleneck flow against width")
+    rep.add("")
+    rep.add(f"A room of 10 m x 8 m, a bottleneck 2 m long, 200 agents, {nseed} seeds per width; the flow J is "
+            "(number of passages between the 10 % and the 90 % passage) / (their time difference), the "
+            "mean over the seeds (sd in brackets).  Data: Liddle et al. (2011), 150 persons, linearly "
+            "interpolated between their widths (none below 0.9 m).")
+    rep.add("")
+    rep.add("| width (m) | J (1/s) | J/w (1/(m s)) | data J (1/s) | data J/w |")
+    rep.add("|---|---|---|---|---|")
+    for w, m, s, dj in zip(widths, mean, sd, data):
+        rep.add(f"| {w:.1f} | {m:.2f} ({s:.2f}) | {m / w:.2f} | {'-' if np.isnan(dj) else f'{dj:.2f}'} | {'-' if np.isnan(dj) else f'{dj / w:.2f}'} |")
+    rep.add("")
+    rep.add("| criterion | value | verdict |")
+    rep.add("|---|---|---|")
+    rep.add(f"| J/w in [1.5, 2.5] /(m s) for w >= 0.9 m | {', '.join(f'{s:.2f}' for w, s in zip(widths, spec) if w >= 0.9)} | {rep.crit('bottleneck J/w', ok_spec, 'J/w out of [1.5, 2.5]')} |")
+    if len(widths) > 2:
+        rep.add(f"| J linear in w: R^2 >= 0.95 | R^2 = {r2:.4f} (J = {coef[0]:.3f} w {coef[1]:+.3f}) | {rep.crit('bottleneck linearity', r2 >= 0.95, f'R^2 = {r2:.4f}')} |")
+    rep.add(f"| mean abs(J - data) <= 0.5 /s | {dev:.3f} /s | {rep.crit('bottleneck data', dev <= 0.5, f'{dev:.3f} /s', dev)} |")
+    rep.add("")
+    if plots:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+        ax[0].errorbar(widths, mean, yerr=sd, fmt="o-", label="throng (csm)")
+        ax[0].plot(LIDDLE_W, LIDDLE_J, "kD--", label="Liddle et al. 2011")
+        ax[0].set_ylabel("flow J [1/s]")
+        ax[1].plot(widths, spec, "o-", label="throng (csm)")
+        ax[1].plot(LIDDLE_W, LIDDLE_J / LIDDLE_W, "kD--", label="Liddle et al. 2011")
+        ax[1].axhspan(1.5, 2.5, color="g", alpha=0.1, label="criterion")
+        ax[1].set_ylabel("specific flow J/w [1/(m s)]")
+        for a in ax:
+            a.set_xlabel("bottleneck width w [m]")
+            a.grid(alpha=0.3)
+            a.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "validation-bottleneck.png"), dpi=100)
+        rep.add("![bottleneck](img/validation-bottleneck.png)")
+        rep.add("")
+
+
+def fundamental(d, rep, plots):
+    rows = [r for r in csv.DictReader(open(os.path.join(d, "fd.csv")))]
+    pts = []
+    for r in rows:
+        traj, fps = trajectory(os.path.join(d, r["trajectory"]))
+        rho, v = measure_area(traj, fps, (30, 50, 0, 4), 8, 20, 4)
+        pts.append((float(r["density"]), rho, v))
+    pts.sort()
+    rho = np.array([p[1] for p in pts])
+    v = np.array([p[2] for p in pts])
+    vw = weidmann(rho)
+    falls = all(np.diff(v) < 0)
+    near = [abs(a - b) for r, a, b in zip(rho, v, vw) if r <= 3]
+    peak = float(np.max(rho * v))
+    rep.add("## Fundamental diagram (RiMEA test 4)")
+    rep.add("")
+    rep.add("A corridor 80 m long and 4 m wide, its exit at x = 80 m; the agents start on a jittered grid in "
+            "x in [0, 60] m at the nominal density.  Measured in the area x in [30, 50] m over t in [8, 20] s "
+            "(after the start, before the rarefaction from the front or the crowd's tail arrives): the density is "
+            "the mean number of agents in the area over its 80 m^2, the speed the mean over agents and frames of a central "
+            "difference over 1 s (trajectories at 10 fps).  Weidmann (1993): v0 = 1.34 m/s, gamma = 1.913, "
+            "rho_max = 5.4 /m^2.")
+    rep.add("")
+    rep.add("| nominal rho (1/m^2) | measured rho | v (m/s) | Weidmann v(rho) | J_s = rho v (1/(m s)) |")
+    rep.add("|---|---|---|---|---|")
+    for (n, r, vv), w in zip(pts, vw):
+        rep.add(f"| {n:g} | {r:.2f} | {vv:.3f} | {w:.3f} | {r * vv:.2f} |")
+    rep.add("")
+    rep.add("| criterion | value | verdict |")
+    rep.add("|---|---|---|")
+    rep.add(f"| v falls with density | {', '.join(f'{x:.2f}' for x in v)} | {rep.crit('FD monotone', falls, 'v does not fall with rho')} |")
+    rep.add(f"| abs(v - Weidmann) <= 0.25 m/s for rho <= 3 | max {max(near):.3f} m/s | {rep.crit('FD Weidmann', max(near) <= 0.25, f'max deviation {max(near):.3f}')} |")
+    rep.add(f"| peak specific flow in [1.2, 2.0] /(m s) | {peak:.2f} | {rep.crit('FD peak flow', 1.2 <= peak <= 2.0, f'{peak:.2f}')} |")
+    rep.add("")
+    if plots:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+        rr = np.linspace(0.3, 5.3, 100)
+        ax[0].plot(rr, weidmann(rr), "k--", label="Weidmann 1993")
+        ax[0].plot(rho, v, "o", label="throng (csm)")
+        ax[0].set_ylabel("speed [m/s]")
+        ax[1].plot(rr, rr * weidmann(rr), "k--", label="Weidmann 1993")
+        ax[1].plot(rho, rho * v, "o", label="throng (csm)")
+        ax[1].set_ylabel("specific flow [1/(m s)]")
+        for a in ax:
+            a.set_xlabel("density [1/m^2]")
+            a.grid(alpha=0.3)
+            a.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "validation-fd.png"), dpi=100)
+        rep.add("![fundamental diagram](img/validation-fd.png)")
+        rep.add("")
+
+
+def single_file(d, rep, plots):
+    rows = [r for r in csv.DictReader(open(os.path.join(d, "sf.csv")))]
+    allp = []
+    for r in rows:
+        traj, fps = trajectory(os.path.join(d, r["trajectory"]))
+        p = headways(traj, fps, 40, 60, 10, 20)
+        allp.append(p)
+    p = np.concatenate(allp)
+    free = p[p[:, 1] > 1.0]
+    p = p[p[:, 1] <= 1.0]  # the interacting range of the data's fit (v <= 1 m/s)
+    A = np.vstack([np.ones(len(p)), p[:, 1]]).T
+    (a, b), *_ = np.linalg.lstsq(A, p[:, 0], rcond=None)
+    rep.add("## Single file: headway against speed")
+    rep.add("")
+    rep.add(f"A corridor 0.5 m wide and 100 m long (no overtaking), {len(rows)} runs at line densities "
+            f"{', '.join(r['density'] for r in rows)} /m; every agent in x in [40, 60] m over t in [10, 20] s "
+            f"gives a pair (headway d to the one ahead, speed v); the {len(p)} pairs with v <= 1 m/s (the range "
+            f"where the data's law was fitted; {len(free)} faster pairs left out: free walkers, whose headway does not "
+            "limit them) are fitted by d = a + b v.  Data: Seyfried et al. (2005), d = 0.36 + 1.06 v.")
+    rep.add("")
+    rep.add("| criterion | value | verdict |")
+    rep.add("|---|---|---|")
+    rep.add(f"| b in [0.9, 1.2] s | {b:.3f} s | {rep.crit('single file b', 0.9 <= b <= 1.2, f'b = {b:.3f}', b)} |")
+    rep.add(f"| a in [0.3, 0.45] m | {a:.3f} m | {rep.crit('single file a', 0.3 <= a <= 0.45, f'a = {a:.3f}', a)} |")
+    rep.add("")
+    if plots:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(5, 4))
+        ax.plot(p[:, 1], p[:, 0], ".", ms=2, alpha=0.3, label="throng (csm)")
+        vv = np.linspace(0, 1.6, 10)
+        ax.plot(vv, a + b * vv, "b-", label=f"fit d = {a:.2f} + {b:.2f} v")
+        ax.plot(vv, 0.36 + 1.06 * vv, "k--", label="Seyfried et al. 2005")
+        ax.set_xlabel("speed [m/s]")
+        ax.set_ylabel("headway [m]")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "validation-single-file.png"), dpi=100)
+        rep.add("![single file](img/validation-single-file.png)")
+        rep.add("")
+
+
+def rimea(d, rep, plots):
+    rep.add("## RiMEA tests")
+    rep.add("")
+    rep.add("| test | what | value | criterion | verdict |")
+    rep.add("|---|---|---|---|---|")
+    t1 = exits(os.path.join(d, "rimea1.exits.csv"))
+    ok = len(t1) == 1 and 26 <= t1[0] <= 34
+    rep.add(f"| 1 | one person at 1.33 m/s, corridor 40 m x 2 m | {t1[0]:.2f} s | 26-34 s | {rep.crit('RiMEA 1', ok, f'{t1[0]:.2f} s')} |")
+    traj, fps = trajectory(os.path.join(d, "rimea6.traj.h5"))
+    inside = int(np.sum((traj["x"] < 10) & (traj["y"] > 2)))
+    t6 = exits(os.path.join(d, "rimea6.exits.csv"))
+    ok = inside == 0 and len(t6) == 20
+    rep.add(f"| 6 | 20 persons round a left corner | {len(t6)} left; {inside} positions in the wall block | all leave, none cut the corner | {rep.crit('RiMEA 6', ok, f'{inside} positions in the wall, {len(t6)} left')} |")
+    T4, T2 = exits(os.path.join(d, "rimea9-4.exits.csv")).max(), exits(os.path.join(d, "rimea9-2.exits.csv")).max()
+    ratio = T2 / T4
+    rep.add(f"| 9 | 1000 persons, room 30 m x 20 m, four 1 m doors, then two | {T4:.1f} s and {T2:.1f} s: ratio {ratio:.2f} | ratio in [1.6, 2.4] | {rep.crit('RiMEA 9', 1.6 <= ratio <= 2.4, f'ratio {ratio:.2f}')} |")
+    traj, fps = trajectory(os.path.join(d, "rimea12.traj.h5"))
+    frames = np.unique(traj["frame"])
+
+    def peak(area):
+        x0, x1, y0, y1 = area
+        sel = (traj["x"] >= x0) & (traj["x"] < x1) & (traj["y"] >= y0) & (traj["y"] < y1)
+        c = np.bincount(traj["frame"][sel].astype(int), minlength=int(frames.max()) + 1)
+        # the density over 2 s windows (20 frames), the largest
+        k = int(2 * fps)
+        w = np.convolve(c, np.ones(k) / k, mode="valid") if len(c) >= k else c
+        return float(w.max()) / ((x1 - x0) * (y1 - y0))
+    before, exit_ = peak((8, 10, 3.5, 6.5)), peak((23, 25, 3.5, 6.5))
+    ok = before >= 2 and exit_ < 2
+    rep.add(f"| 12 | 150 persons, room, corridor 5 m x 1 m, room, 1 m exit | peak density before the corridor {before:.2f} /m^2, before the exit {exit_:.2f} /m^2 | congestion (>= 2 /m^2 over 2 s) only before the corridor | {rep.crit('RiMEA 12', ok, f'{before:.2f} and {exit_:.2f} /m^2')} |")
+    rep.add("")
+    rep.add("Test 15 (a large crowd round a corner, three geometries) is not run yet: its geometries are "
+            "given only as a figure in RiMEA 3.0, which is not at hand here.")
+    rep.add("")
+
+
+def report(d, mode):
+    rep = Report()
+    plots = mode == "full"
+    rep.add("# Crowd validation")
+    rep.add("")
+    rep.add(f"Written by `bash jobs/validate_crowd.sh` ({'full' if plots else 'quick'} run) with the default crowd "
+            "model (-crowd_model csm: T = 0.9 s, radius 0.15 m, a = 8, D = 0.1 m) at h = 0.02 s.  Each table puts "
+            "the simulated values next to the data or the criterion.  Sources: docs/crowd.md.")
+    rep.add("")
+    for part in (bottleneck, fundamental, single_file, rimea):
+        part(d, rep, plots)
+    met = rep.checks - len(rep.fails) - len(rep.known)
+    rep.add(f"## Verdict\n\n{met} of {rep.checks} criteria met.")
+    if rep.known:
+        rep.add("")
+        rep.add("Known misses (open work; a run fails if one gets worse than its guard): " + "; ".join(rep.known) + ".")
+    if rep.fails:
+        rep.add("")
+        rep.add("FAILED: " + "; ".join(rep.fails) + ".")
+    open(os.path.join(d, "validation.md"), "w").write("\n".join(rep.lines) + "\n")
+    print("\n".join(rep.lines))
+    return 1 if rep.fails else 0
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "init":
+        init_grid(*sys.argv[2:9])
+    elif cmd == "line":
+        init_line(*sys.argv[2:7])
+    elif cmd == "report":
+        sys.exit(report(sys.argv[2], sys.argv[3]))
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The time-gap speed law (-crowd_model csm, issue 16):
+#  - its neighbours: every step, -csm_check_reach compares the agents found within the
+#    law's range R (reach.c) with a brute-force search over all agents, for every owned
+#    agent and ring ghost; on 1 rank and on decompositions whose blocks are narrower than
+#    R (6 x 1 and 1 x 6 blocks of a 10 m room, R = 2.3 m), where the far neighbours come
+#    from ranks two and three blocks away.  The state digests are identical throughout;
+#  - the validation against measured data and the RiMEA tests, reduced
+#    (jobs/validate_crowd.sh --quick): every criterion of docs/validation.md is asserted,
+#    the known misses against their guards.
+#   test_csm.sh path/to/throng path/to/mpiexec path/to/source
+set -u
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+cd "$SRC"
+check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
+
+# two crowds, each evacuated completely: 300 agents of 0.15 m, and 100 of 0.2 m with a
+# 0.2 m skin (the case that caught a send distance of R + cell + skin: a ring ghost in a
+# corner cell is a cell's diagonal from the block, reach.c)
+A="-options_file_yaml configs/room.yaml -n 300 -init_phi 0.5 -init_region 0.3,0.3,9,7.7 -output none -csm_check_reach"
+B="-options_file_yaml configs/room.yaml -n 100 -radius 0.2 -skin 0.2 -output none -csm_check_reach"
+for c in A B; do
+  for g in "1 1,1" "6 6,1" "6 1,6" "4 2,2" "6 3,2"; do
+    set -- $g
+    eval "opts=\$$c"
+    timeout 600 "$MPIEXEC" -n "$1" --oversubscribe "$THRONG" $opts -rank_grid "$2" >"$out/reach.$c.$2.log" 2>&1
+    rc=$?
+    check "room $c with -csm_check_reach on a $2 rank grid exited with $rc: $(grep -m1 error "$out/reach.$c.$2.log")" $rc
+  done
+  ref=$(grep state-digest "$out/reach.$c.1,1.log")
+  for g in 6,1 1,6 2,2 3,2; do
+    [ -n "$ref" ] && [ "$ref" = "$(grep state-digest "$out/reach.$c.$g.log")" ]
+    check "room $c: the digest on the $g rank grid differs from 1 rank" $?
+  done
+  echo "reach ($c): neighbour sets checked against brute force every step on grids 1x1, 6x1, 1x6, 2x2, 3x2; digest ${ref#state-digest: }"
+done
+
+THRONG="$THRONG" timeout 900 bash jobs/validate_crowd.sh --quick "$out/val" >"$out/val.log" 2>&1
+rc=$?
+grep -E '^\| [0-9]|\*\*(pass|FAIL|miss)|criteria met|^Known|^FAILED' "$out/val.log" | grep -v '^| [0-9.]* | [0-9.]* (' | head -40
+check "jobs/validate_crowd.sh --quick exited with $rc (a criterion missed, or a known miss got worse)" $rc
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
