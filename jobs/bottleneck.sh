@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Bottleneck flow against width: a waiting area of 8 m x 8 m in front of a corridor 3 m
 # long whose width W is the parameter; the corridor's far end is the exit.  N agents
-# (radius 0.2 m, free speeds N(1.34, 0.26) m/s) start in the waiting area; the mean flow
+# (the crowd defaults: radius 0.15 m, free speeds N(1.34, 0.26) m/s, the time-gap law,
+# h = 0.02 s) start in the waiting area; the mean flow
 # through the exit, (count - 1) / (last - first exit time), is reported per width, with
 # the specific flow (flow / W), as CSV and PNG, together with the flow measured by a line
 # sensor across the middle of the corridor (forward crossings, (count - 1) / (last - first)).
 #
 #   bash jobs/bottleneck.sh [OUTDIR [N [WIDTHS...]]]   (default bottleneck.out, 150 agents,
 #                                                      widths 0.8 1.0 1.2 1.6 2.0 2.4 m)
-# Every geometry file is kept in OUTDIR: bottleneck-W.wkt.  h = 0.002 s: with 0.01 s the jam
-# at the entrance compresses (overlaps up to half a diameter, skin exceeded) and the flow
-# comes out 18 % high; at 0.002 s it is within 2 % of -solver pngs (jobs/jam_check.sh).
+# Every geometry file is kept in OUTDIR: bottleneck-W.wkt.  EXTRA (environment) adds
+# options, e.g. EXTRA="-crowd_model projection -dt 0.002" for seed 001's model, whose jam
+# needs the small step (jobs/jam_check.sh).  The validation against measured flows is
+# jobs/validate_crowd.sh.
 # THRONG and MPIEXEC (environment) name the program and launcher (default build/throng, mpirun).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +31,9 @@ walkable POLYGON ((0 0, 8 0, 8 $a, 11 $a, 11 $b, 8 $b, 8 8, 0 8, 0 0))
 exit     LINESTRING (11 $a, 11 $b)
 sensor   LINESTRING (9.5 $a, 9.5 $b)
 WKT
-  "$MPIEXEC" -n "$(nproc)" "$THRONG" -geometry "$OUT/bottleneck-$W.wkt" -n "$N" -radius 0.2 -polydispersity 0 \
-    -init jitter -init_phi 0.45 -init_region 0.3,0.3,7.7,7.7 -dt 0.002 -steps 500000 -skin 0.2 -tile 2 -eikonal_h 0.05 \
-    -output none -quiet > "$OUT/bottleneck-$W.log" 2>&1
+  "$MPIEXEC" -n "$(nproc)" "$THRONG" -geometry "$OUT/bottleneck-$W.wkt" -n "$N" \
+    -init jitter -init_phi 0.3 -init_region 0.3,0.3,7.7,7.7 -steps 500000 -tile 2 -eikonal_h 0.05 \
+    -output none -quiet ${EXTRA:-} > "$OUT/bottleneck-$W.log" 2>&1
   awk -v w="$W" -v n="$N" '/exit 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") f = $(i + 1) }
     /sensor 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") sf = $(i + 1) }
     /evacuation time/ { t = $NF; sub(/s$/, "", t); t = $(NF - 1) }

@@ -34,6 +34,17 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def door_capacity(prefix):
+    """(total door width, laboratory specific flow) from PREFIX.h5's /crowd, or None."""
+    try:
+        import h5py
+        with h5py.File(f"{prefix}.h5", "r") as f:
+            g = f["crowd"]
+            return float(g.attrs["door_width"]), float(g.attrs["lab_specific_flow"])
+    except Exception:
+        return None
+
+
 def plot_evacuation(prefix, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -45,7 +56,15 @@ def plot_evacuation(prefix, out):
     import os
     sensors = read_csv(f"{prefix}.sensors.csv") if os.path.exists(f"{prefix}.sensors.csv") else []
     fig, ax = plt.subplots(1, 3 if sensors else 2, figsize=(16 if sensors else 11, 4))
-    ax[0].step(t, n, where="post")
+    ax[0].step(t, n, where="post", label="simulated")
+    cap = door_capacity(prefix)
+    if cap and len(t) > 1:  # what the doors pass at the flow of laboratory bottlenecks
+        W, js = cap
+        t1 = t[1]
+        te = t1 + n[0] / (js * W)
+        ax[0].plot([0, t1, te], [n[0], n[0], 0], "k--", lw=1,
+                   label=f"door capacity: {js:g} /(m s) x {W:.3g} m from the first passage, {te:.0f} s")
+        ax[0].legend(fontsize=8)
     ax[0].set_xlabel("time [s]")
     ax[0].set_ylabel("agents inside")
     ax[0].set_title(f"evacuation: {n[0]} agents, last left at {t[-1]:.2f} s")

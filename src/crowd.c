@@ -627,6 +627,18 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       Flow(per[e], first[e], last[e], &fl);
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n", e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
     }
+    { /* what the doors could pass at the flow measured in laboratory bottlenecks: all
+         doors shared evenly, and each door with the agents that chose it in this run */
+      PetscReal W = 0, t1 = tot ? all[0].time : 0, Tdoor = 0, *w;
+      PetscCall(PetscCalloc1(c->geom.nexits + 1, &w));
+      for (PetscInt k = 0; k < c->geom.nexit; k++) w[c->geom.exitId[k]] += PetscSqrtReal(PetscSqr(c->geom.exit[4 * k + 2] - c->geom.exit[4 * k]) + PetscSqr(c->geom.exit[4 * k + 3] - c->geom.exit[4 * k + 1]));
+      for (PetscInt e = 0; e < c->geom.nexits; e++) {
+        W += w[e];
+        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * w[e]));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n", CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1, (double)Tdoor));
+      PetscCall(PetscFree(w));
+    }
     PetscCall(PetscFree3(per, first, last));
     for (PetscInt k = 0; k < c->geom.nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
       PetscInt  np = 0, nm = 0;
@@ -689,7 +701,12 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
     PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     {
       const long long n0 = (long long)c->total;
+      PetscReal       W  = 0;
+      const PetscReal js = CROWD_LAB_FLOW;
+      for (PetscInt k = 0; k < c->geom.nexit; k++) W += PetscSqrtReal(PetscSqr(c->geom.exit[4 * k + 2] - c->geom.exit[4 * k]) + PetscSqr(c->geom.exit[4 * k + 3] - c->geom.exit[4 * k + 1]));
       PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
+      PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
+      PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
       PetscCall(IoWriteStringAttr(comm, g, "description", "exits: one row per agent that left (id, time s, exit); evacuation: agents inside after each exit time; sensors: one row per crossing of a sensor line (direction +1 from its left to its right); density: mean agents per m^2"));
     }
     PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));

@@ -23,11 +23,11 @@
  *
  * Range.  A neighbour farther than l + v0 T leaves V at v0, and its repulsion is below
  * a exp(-(d - l)/D).  So the law looks at the neighbours closer than
- *     R = 2 r_max + max(v0_max T_max, D ln(a / 1e-6)),
+ *     R = 2 r_max + max(v0_max T_max, D ln(a / 1e-4)),
  * about 2.6 m for crowds (v0_max 2.2 m/s, T 1 s); the repulsions of the neighbours with
- * d - l > D ln(a / 1e-6) (below 1e-6, against a desired direction of length 1) are
+ * d - l > D ln(a / 1e-4) (below 1e-4, against a desired direction of length 1) are
  * left out, which is exact for the speed and a documented cut of the direction.  Walls
- * repel within r_i + D_w ln(a_w / 1e-6).
+ * repel within r_i + D_w ln(a_w / 1e-4).
  *
  * Every rank the same.  The neighbours within R come from reach.c, which finds the same
  * set on any decomposition.  The law is evaluated for the owned agents and for the
@@ -40,7 +40,7 @@
 #include <throng/init.h>
 #include <math.h>
 
-#define CSM_EPS    1e-6
+#define CSM_EPS    1e-4
 #define CSM_FIX    4294967296.0 /* 2^32 */
 #define CSM_FIXMAX 1e6
 
@@ -136,7 +136,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
     PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0, kb;
 
     /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
-       turns it by more than 1e-6 (l <= r_i + r_max) */
+       turns it by more than 1e-4 (l <= r_i + r_max) */
     const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2), rho = PetscSqrtReal(Ri2) + re->skin;
     CrowdDirection(c, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);

@@ -324,7 +324,7 @@ static const char *const EvacuationScenario[][2] = {
   {"-polydispersity", "0"           },
   {"-init",          "jitter"       },
   {"-init_phi",      "0.4"          },
-  {"-dt",            "0.02"         },
+  {"-dt",            "0.03"         },
   {"-steps",         "100000"       },
   {"-eikonal_h",     "0.1"          },
   {"-output_every",  "500"          },

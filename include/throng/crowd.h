@@ -18,6 +18,10 @@ typedef struct {
   PetscInt   sensor, dir;
 } CrossRec;
 
+/* The specific flow of laboratory bottlenecks, 1.9 /(m s) (Seyfried et al. 2009; Liddle
+   et al. 2011 measured 1.9-2.2): the door capacity estimate of the summary. */
+#define CROWD_LAB_FLOW 1.9
+
 /* The collision-free speed model (csm.c): parameters, the far neighbours, wall lists. */
 typedef struct {
   PetscBool  on;
@@ -27,7 +31,7 @@ typedef struct {
   PetscReal  a, D, aw, Dw;     /* repulsion strength and range: neighbours, walls      */
   PetscReal  avoid;            /* lateral avoidance strength (0: off)                  */
   PetscReal  kappa;            /* corridor half-width, in units of l                   */
-  PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-6 */
+  PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
   char      *pop;              /* population of each id (when the time gaps differ)     */
   Reach      reach;
   PetscReal  w0[2], wh;        /* wall lists per cell of a grid of edge R/2             */
