@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Crowd at scale: 10^6 agents in a 700 m x 700 m hall with four exits
-# (configs/venue-1M.yaml), 200 steps of 5 ms on NP ranks (default: all cores).  Prints
+# (configs/venue-1M.yaml), 200 steps of 20 ms on NP ranks (the time-gap law) (default: all cores).  Prints
 # the time per step, agent-steps per second, the set-up time (geometry, eikonal field,
 # initial condition) and the peak memory.
 #   bash jobs/bench_crowd.sh [NP [STEPS]]

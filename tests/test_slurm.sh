@@ -57,9 +57,9 @@ cat "$dir"/gather-*.out
 check "weak scaling: no CSV rows for 1 and 2 ranks, or no PNG" $?
 
 # evacuation: checkpoint on the time-limit signal, requeue, restart = a straight run
-timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -output "$dir/ref" -quiet >"$dir/ref.log" 2>&1
+timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 3000 -output "$dir/ref" -quiet >"$dir/ref.log" 2>&1
 check "straight evacuation run exited with $?" $?
-j=$(PREFIX="$dir/evac" CHK_EVERY=100000 sbatch --parsable -n 2 -o "$dir/evac-%j.out" jobs/evacuation.sbatch -scenario evacuation -quiet)
+j=$(PREFIX="$dir/evac" CHK_EVERY=100000 sbatch --parsable -n 2 -o "$dir/evac-%j.out" jobs/evacuation.sbatch -scenario evacuation -n 3000 -quiet)
 for k in $(seq 1 120); do [ -s "$dir/evac.h5" ] && break; sleep 0.5; done # running, first frame written
 sleep 3
 scancel --signal=USR1 --batch "$j"
