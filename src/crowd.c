@@ -333,6 +333,30 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
   return -1;
 }
 
+/* The walkable area and, beyond each door, its lane: the rectangle between the jambs'
+   extensions (ExitSetUp), where agents walk on until their removal.  Trajectories name
+   it as the walkable area, so that every row lies inside it. */
+PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt)
+{
+  const Crowd    *c = &s->crowd;
+  const Geometry *g = &c->geom;
+  const PetscInt  n = c->exitDepth > 0 ? g->nexit : 0;
+  const PetscReal L = c->exitDepth + 2 * s->rmax;
+  PetscReal      *quad;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(8 * (size_t)n + 1, &quad));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal *q = &g->exit[4 * k], ox = L * c->exitNormal[2 * k], oy = L * c->exitNormal[2 * k + 1];
+    PetscReal       *r = &quad[8 * k];
+    r[0] = q[0], r[1] = q[1], r[2] = q[2], r[3] = q[3];
+    r[4] = q[2] + ox, r[5] = q[3] + oy, r[6] = q[0] + ox, r[7] = q[1] + oy;
+  }
+  PetscCall(GeometryUnionWKT(g, n, quad, wkt));
+  PetscCall(PetscFree(quad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Is the agent at (x, y) to be removed, and through which exit?  -exit_rule pass: once it
    is exitDepth beyond the door's line (its passage was recorded when its centre crossed
    the line: CrowdSensorsAdvance); with the time-gap law it walks on, straight out, until

@@ -312,3 +312,47 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
   *area = a;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
+   order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
+   agent may be in: the room plus each door's lane beyond its line (crowd.c). */
+PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt)
+{
+  GEOSContextHandle_t h   = GEOS_init_r();
+  GEOSWKTReader      *rd  = GEOSWKTReader_create_r(h);
+  GEOSWKTWriter      *wr  = GEOSWKTWriter_create_r(h);
+  GEOSGeometry       *all = GEOSWKTReader_read_r(h, rd, g->walkWKT);
+  char               *out = NULL;
+  PetscBool           ok;
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; all && k < n; k++) {
+    const PetscReal    *q  = &quad[8 * k];
+    GEOSCoordSequence  *cs = GEOSCoordSeq_create_r(h, 5, 2);
+    GEOSGeometry       *ring, *poly, *u;
+    for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, q[2 * (i % 4)], q[2 * (i % 4) + 1]);
+    ring = GEOSGeom_createLinearRing_r(h, cs);
+    poly = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
+    u    = poly ? GEOSUnion_r(h, all, poly) : NULL;
+    if (poly) GEOSGeom_destroy_r(h, poly);
+    GEOSGeom_destroy_r(h, all);
+    all = u;
+  }
+  if (all) {
+    GEOSWKTWriter_setTrim_r(h, wr, 1);
+    GEOSWKTWriter_setOutputDimension_r(h, wr, 2);
+    out = GEOSWKTWriter_write_r(h, wr, all);
+    GEOSGeom_destroy_r(h, all);
+  }
+  GEOSWKTWriter_destroy_r(h, wr);
+  GEOSWKTReader_destroy_r(h, rd);
+  ok = out ? PETSC_TRUE : PETSC_FALSE;
+  if (out) {
+    PetscErrorCode ierr = PetscStrallocpy(out, wkt);
+    GEOSFree_r(h, out);
+    GEOS_finish_r(h);
+    PetscCall(ierr);
+  } else GEOS_finish_r(h);
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not join the doors' lanes to the walkable area");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -310,9 +310,9 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
 {
   const PetscReal k = 1 / (prm->trajFps * prm->dt);
   PetscFunctionBeginUser;
-  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g with -dt %g: a frame must be a whole number of steps (1 / (fps dt) = %g)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g)", (double)prm->trajFps, (double)prm->dt, (double)k);
   *stride = (PetscInt)PetscFloorReal(k + 0.5);
-  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g with -dt %g: a frame must be a whole number of steps (1 / (fps dt) = %g); choose fps = 1 / (k dt)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g); choose fps = 1 / (k dt)", (double)prm->trajFps, (double)prm->dt, (double)k);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -507,11 +507,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3], comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
   PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
-  for (int k = 0; k < 2; k++) PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_time_gap%s %g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
-  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmRep[0], (double)p->csmRep[1]);
-  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT, "-csm_corridor %g: must be in [0.5, 2]", (double)p->csmCorridor);
-  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_avoidance %g: must be in [0, 10]", (double)p->csmAvoid);
-  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %g,%g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
+  for (int k = 0; k < 2; k++) PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
+  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT, "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
+  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
@@ -519,7 +519,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0", (double)p->flushEvery);
   PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0", p->overlapEvery);
   if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
-  PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %g: must be > 0", (double)p->trajFps);
+  PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));

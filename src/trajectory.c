@@ -4,7 +4,9 @@
  * the Pedestrian Dynamics Data Archive (ped.fz-juelich.de/da) directly:
  *   - a dataset `trajectory` at the root: a table of compound rows (id, frame, x, y), in
  *     metres, with an attribute `fps`, the frame rate;
- *   - an attribute `wkt_geometry` at the root: the walkable area as WKT.
+ *   - an attribute `wkt_geometry` at the root: the walkable area as WKT.  Here: the
+ *     geometry's walkable area joined with the doors' lanes, where agents walk on after
+ *     their passage until they are removed (crowd.c), so every row lies inside it.
  * (PedPy's load_trajectory_from_ped_data_archive_hdf5 requires the dataset, the four
  * columns and the attribute fps; load_walkable_area_from_ped_data_archive_hdf5 requires
  * the root attribute.)  -trajectory FILE writes it, at -trajectory_fps frames per second
@@ -76,9 +78,10 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
     PetscCallHDF5(comm, H5Sclose(sp));
     PetscCall(IoWriteAttr(comm, t->ds, "fps", H5T_NATIVE_DOUBLE, 0, &fps));
     {
-      const char *wkt = s->crowd.geom.walkWKT;
-      while (*wkt == ' ' || *wkt == '\t') wkt++;
+      char *wkt;
+      PetscCall(CrowdAreaWKT(s, &wkt));
       PetscCall(IoWriteStringAttr(comm, t->file, "wkt_geometry", wkt));
+      PetscCall(PetscFree(wkt));
     }
     PetscCall(IoWriteStringAttr(comm, t->ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
   } else { /* a restart: keep the frames up to the checkpoint's */

@@ -37,7 +37,7 @@ one_case() { # case number, ranks, expected message fragment, throng options...
   timeout 60 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -steps 5 -output none "$@" >"$log" 2>&1
   rc=$?
   local nerr; nerr=$(grep -c '^throng: error' "$log")
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -q -- "$want" "$log" \
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$nerr" -eq 1 ] && grep -qF -- "$want" "$log" \
      && ! grep -q 'PETSC ERROR' "$log" && ! grep -q '^state-digest' "$log"; then
     echo pass > "$dir/verdict.$kk.$np"
   else

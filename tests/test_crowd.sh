@@ -96,9 +96,11 @@ check "room: the evacuation curve does not run from 100 to 0" $?
 
 # trajectories for PedPy (-trajectory, the Pedestrian Dynamics Data Archive layout): the
 # rules of PedPy's loaders (a root dataset `trajectory` with the columns id, frame, x, y
-# and the attribute fps; a root attribute wkt_geometry holding the walkable area), frame
-# k at t = k / fps with every agent still inside, in id order; the same file on 1 and 3
-# ranks and after a restart at step 800 on 2 ranks
+# and the attribute fps; a root attribute wkt_geometry holding the walkable area, here
+# the room joined with the door's lane where agents walk on until their removal), frame
+# k at t = k / fps with every agent that has not passed the door yet, rows in id order,
+# each agent in an unbroken run of frames from frame 0, every row inside wkt_geometry;
+# the same file on 1 and 3 ranks and after a restart at step 800 on 2 ranks
 for np in 1 3; do
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet -trajectory "$out/traj$np.h5" -trajectory_fps 10 >"$out/traj$np.log" 2>&1
   check "room with -trajectory on $np ranks exited with $?" $?
@@ -107,26 +109,38 @@ timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -options_file_yaml configs
 timeout 300 "$MPIEXEC" -n 3 --oversubscribe "$THRONG" -options_file_yaml configs/room.yaml -output "$out/trs" -restart "$out/trs.chk.h5" -quiet -trajectory "$out/trajrs.h5" >"$out/trs2.log" 2>&1
 check "room with -trajectory, restarted at step 800, exited with $?" $?
 /usr/bin/python3 - "$out/traj1.h5" configs/geometry/room.wkt "$out/room1.exits.csv" <<'PY'
-import sys, h5py, numpy as np
+import sys, re, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 ok = "trajectory" in f and isinstance(f["trajectory"], h5py.Dataset)
 d = f["trajectory"]
 ok &= {"id", "frame", "x", "y"} <= set(d.dtype.names) and "fps" in d.attrs and float(d.attrs["fps"]) == 10.0
 wkt = f.attrs["wkt_geometry"]
 wkt = wkt.decode() if isinstance(wkt, bytes) else wkt
-walk = [l.split(None, 1)[1].strip() for l in open(sys.argv[2]) if l.startswith("walkable")][0]
-ok &= wkt == walk
+# the area is the room (as in the geometry file) plus the lane beyond its one door
+rings = [np.array([[float(v) for v in p.split()] for p in r.split(",")]) for r in re.findall(r"\(([^()]*)\)", wkt)]
+area = lambda r: 0.5 * abs(np.dot(r[:-1, 0], r[1:, 1]) - np.dot(r[1:, 0], r[:-1, 1]))
+ok &= wkt.startswith("POLYGON") and len(rings) == 2 and 80 < area(rings[0]) < 80 + 1.2 * 3 and abs(area(rings[1]) - 1) < 1e-9
+def inside(x, y):  # even-odd rule over the rings
+    c = np.zeros(len(x), bool)
+    for r in rings:
+        for (x0, y0), (x1, y1) in zip(r[:-1], r[1:]):
+            c ^= ((y0 > y) != (y1 > y)) & (x < x0 + (y - y0) * (x1 - x0) / np.where(y1 == y0, 1, y1 - y0))
+    return c
 t = d[:]
 frames = np.unique(t["frame"])
 ok &= frames[0] == 0 and np.all(np.diff(frames) == 1) and np.all(np.diff(t["frame"]) >= 0)
-# every agent is in every frame until it leaves (exit time from the exit records)
-left = {int(r.split(",")[0]): float(r.split(",")[1]) for r in open(sys.argv[3]).read().split()[1:]}
+for k in frames[:: max(1, len(frames) // 50)]:
+    ok &= bool(np.all(np.diff(t["id"][t["frame"] == k]) > 0))
+# every agent that has not passed the door (exit records: id, time) is in the frame
+passed = {int(r.split(",")[0]): float(r.split(",")[1]) for r in open(sys.argv[3]).read().split()[1:]}
 for k in (0, 50, len(frames) - 1):
-    rows = t[t["frame"] == frames[k]]
-    want = sorted(i for i, tl in left.items() if tl > frames[k] / 10 + 1e-9)
-    ok &= list(rows["id"]) == want
-ok &= bool(np.all((t["x"] > 0) & (t["x"] < 10.5) & (t["y"] > 0) & (t["y"] < 8)))
-print(f"trajectory: {len(t)} rows, {len(frames)} frames at 10 fps, wkt_geometry = walkable: {wkt == walk}; layout ok: {ok}")
+    ids = set(t["id"][t["frame"] == frames[k]])
+    ok &= {i for i, tp in passed.items() if tp > frames[k] / 10 + 1e-9} <= ids and ids <= set(passed)
+ids, first, count = np.unique(t["id"], return_index=True, return_counts=True)
+last = np.array([t["frame"][t["id"] == i].max() for i in ids])
+ok &= len(ids) == 100 and bool(np.all(last + 1 == count)) and bool(np.all(t["frame"][first] == 0))
+ok &= bool(np.all(inside(t["x"], t["y"])))
+print(f"trajectory: {len(t)} rows, {len(frames)} frames at 10 fps, {len(ids)} agents; layout ok: {ok}")
 sys.exit(0 if ok else 1)
 PY
 check "trajectory: the file breaks PedPy's layout rules or misses agents" $?
@@ -209,15 +223,16 @@ awk -v c="$(sampled "$out/ovl.pngs.0.01.log")" 'BEGIN { exit !(c != "" && c + 0 
 check "room: pngs leaves an overlap above 1e-6 m" $?
 
 # a 10 m x 10 m room with the default -tile: the tile is chosen from the cell grid
-# (11 x 11 cells of 1.02 m: tiles of 3, where 16 made one tile that could not be split
-# over 2 ranks), so it splits over 2 and 4 ranks, to the same result
+# (16 x 16 cells of 1.135 m, the box taking in the door's lane: tiles of 5, the largest
+# that makes 16 tiles, where 16 made one tile that could not be split over 2 ranks), so
+# it splits over 2 and 4 ranks, to the same result
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' >"$out/room10.wkt"
 for np in 1 2 4; do
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -geometry "$out/room10.wkt" -n 40 -radius 0.5 -polydispersity 0 -dt 0.01 -steps 300 -output none >"$out/room10.$np.log" 2>&1
   rc=$?
   check "10 m room on $np ranks exited with $rc: $(grep -m1 error "$out/room10.$np.log")" $rc
 done
-grep -q "in tiles of 3;" "$out/room10.1.log"; check "10 m room: not in tiles of 3 cells" $?
+grep -q "16 x 16 cells of 1.135 x 1.135 in tiles of 5;" "$out/room10.1.log"; check "10 m room: not 16 x 16 cells in tiles of 5 ($(grep -o '[0-9]* x [0-9]* cells.*tiles of [0-9]*' "$out/room10.1.log"))" $?
 for np in 2 4; do
   [ -n "$(grep state-digest "$out/room10.1.log")" ] && [ "$(grep state-digest "$out/room10.1.log")" = "$(grep state-digest "$out/room10.$np.log")" ]
   check "10 m room: the digest on $np ranks differs from 1 rank" $?

@@ -83,6 +83,9 @@ void           CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscRea
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt       CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
+/* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
+   walk on through the doors, each door's lane between its jambs' extensions. */
+PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt);
 /* Add the exit and sensor records to a state digest (all agents may have left). Collective. */
 PetscErrorCode CrowdDigest(const Sim *s, Digest *dg);
 /* After every rebin (and a restore): what the crowd keeps per binning. Collective. */
