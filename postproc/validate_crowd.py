@@ -9,8 +9,8 @@ conditions and reads what the runs wrote (exit records, -trajectory files):
     validate_crowd.py report DIR MODE                     measurements, criteria, report
 
 The data and the criteria (docs/validation.md lists the sources):
-  - bottleneck flows of Liddle et al. (2011): 150 persons, bottleneck 4 m long, widths
-    0.9-2.5 m, as JuPedSim's former validation test 13 lists them;
+  - bottleneck flows of Liddle et al. (2011), Seyfried et al. (2009), Kretz et al. (2006)
+    and Liao et al. (2014), as JuPedSim's former validation test 13 lists them (DATA);
   - Weidmann's (1993) fundamental diagram, v(rho) = 1.34 (1 - exp(-1.913 (1/rho - 1/5.4)));
   - the single-file headway law of Seyfried et al. (2005), d = 0.36 + 1.06 v (metres, m/s);
   - the RiMEA 3.0 tests 1, 4, 6, 9 and 12 (geometries as in JuPedSim's RiMEA system tests).
@@ -23,13 +23,42 @@ import sys
 
 import numpy as np
 
-# Liddle, Seyfried, Steffen, Klingsch, Rupprecht, Winkens, Boltes (2011), "Microscopic
-# insights into pedestrian motion through a bottleneck, resolving spatial and temporal
-# variations", arXiv:1105.1532: flow J = 150 / (t_last - t_first) per width, as listed in
-# JuPedSim's former validation test 13 (jpscore Utest, "lid_w", "lid_f").
-LIDDLE_W = np.array([0.9, 1.0, 1.1, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.5])
-LIDDLE_J = np.array([1.710, 2.025, 2.194, 2.532, 2.911, 3.115, 3.906, 3.910, 4.524, 5.547])
+# Bottleneck flows J (persons/s) against width w (m), as JuPedSim's former validation
+# test 13 lists them (PedestrianDynamics/jupedsim, commit 948623203 of 2015,
+# Utest/test_13/experiments/*.txt, and jpscore's Utest "lid_w", "lid_f" for Liddle):
+# - Liddle, Seyfried, Steffen, Klingsch, Rupprecht, Winkens, Boltes (2011), "Microscopic
+#   insights into pedestrian motion through a bottleneck, resolving spatial and temporal
+#   variations", arXiv:1105.1532: 150 persons, J = 150 / (t_last - t_first);
+# - Seyfried, Passon, Steffen, Boltes, Rupprecht, Klingsch (2009), "New insights into
+#   pedestrian flow through bottlenecks", Transportation Science 43(3) 395-406 ("2009Seyfried");
+# - Kretz, Grünebohm, Schreckenberg (2006), "Experimental study of pedestrian flow through a
+#   bottleneck", J. Stat. Mech. P10014 ("2006Kretz": several runs per width);
+# - Liao, Seyfried, Zhang, Chraibi, Zhu, Song (2014), "Experimental study on pedestrian flow
+#   through wide bottleneck", Transportation Research Procedia 2, 26-33 (the 2009 Düsseldorf
+#   runs, "2009AO").
+DATA = {
+    "Liddle et al. 2011": ([0.9, 1.0, 1.1, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.5],
+                           [1.710, 2.025, 2.194, 2.532, 2.911, 3.115, 3.906, 3.910, 4.524, 5.547]),
+    "Seyfried et al. 2009": ([0.8, 0.9, 1.0, 1.1, 1.2], [1.288, 1.674, 1.900, 2.123, 2.364]),
+    "Kretz et al. 2006": ([0.4, 0.4, 0.5, 0.5, 0.6, 0.7, 0.7, 0.8, 0.8, 0.8, 0.9, 0.9, 0.9, 1.0, 1.0, 1.0, 1.0, 1.2, 1.2, 1.2],
+                          [0.879, 0.899, 1.007, 1.036, 1.124, 1.222, 1.251, 1.388, 1.417, 1.456, 1.534, 1.583, 1.632,
+                           1.710, 1.808, 1.876, 2.023, 2.033, 2.111, 2.287]),
+    "Liao et al. 2014": ([2.4, 3.0, 3.6, 4.4, 5.0], [5.803, 6.700, 8.435, 9.534, 11.576]),
+}
 
+
+def data_flow(w):
+    """The data's flow at width w: the mean over the series that cover w (each series
+    averaged over its runs at a width, then interpolated linearly between its widths);
+    NaN where none does."""
+    vals = []
+    for ws, js in DATA.values():
+        ws, js = np.array(ws), np.array(js)
+        u = np.unique(ws)
+        m = np.array([js[ws == x].mean() for x in u])
+        if u[0] - 1e-9 <= w <= u[-1] + 1e-9:
+            vals.append(np.interp(w, u, m))
+    return float(np.mean(vals)) if vals else float("nan")
 
 def weidmann(rho, v0=1.34, gamma=1.913, rho_max=5.4):
     return v0 * (1 - np.exp(-gamma * (1 / rho - 1 / rho_max)))
@@ -156,13 +185,33 @@ class Report:
         return "**FAIL**"
 
 
+def figure(d, rep, name, title, xlabel, panels):
+    """One PNG of side-by-side panels, linked from the report.  A panel: (ylabel, draw),
+    where draw(ax) plots the series on the axes."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)
+    for a, (ylabel, draw) in zip(ax[0], panels):
+        draw(a)
+        a.set_xlabel(xlabel)
+        a.set_ylabel(ylabel)
+        a.grid(alpha=0.3)
+        a.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, f"validation-{name}.png"), dpi=100)
+    plt.close(fig)
+    rep.add(f"![{title}](img/validation-{name}.png)")
+    rep.add("")
+
+
 def bottleneck(d, rep, plots):
     rows = [r for r in csv.DictReader(open(os.path.join(d, "bottleneck.csv")))]
     widths = sorted({float(r["width"]) for r in rows})
     J = {w: [steady_flow(exits(os.path.join(d, r["exits"]))) for r in rows if float(r["width"]) == w] for w in widths}
     mean = np.array([np.mean(J[w]) for w in widths])
     sd = np.array([np.std(J[w]) for w in widths])
-    data = np.array([np.interp(w, LIDDLE_W, LIDDLE_J) if LIDDLE_W[0] <= w <= LIDDLE_W[-1] else np.nan for w in widths])
+    data = np.array([data_flow(w) for w in widths])
     A = np.vstack([widths, np.ones(len(widths))]).T
     coef, res, *_ = np.linalg.lstsq(A, mean, rcond=None)
     fit = A @ coef
@@ -176,8 +225,9 @@ def bottleneck(d, rep, plots):
     rep.add("")
     rep.add(f"A room of 10 m x 8 m, a bottleneck 2 m long, 200 agents, {nseed} seeds per width; the flow J is "
             "(number of passages between the 10 % and the 90 % passage) / (their time difference), the "
-            "mean over the seeds (sd in brackets).  Data: Liddle et al. (2011), 150 persons, linearly "
-            "interpolated between their widths (none below 0.9 m).")
+            "mean over the seeds (sd in brackets).  Data: the mean, at each width, of the laboratory series that "
+            "cover it (Liddle et al. 2011, 0.9-2.5 m; Seyfried et al. 2009, 0.8-1.2 m; Kretz et al. 2006, 0.4-1.2 m; "
+            "Liao et al. 2014, 2.4-5.0 m), each interpolated linearly between its widths.")
     rep.add("")
     rep.add("| width (m) | J (1/s) | J/w (1/(m s)) | data J (1/s) | data J/w |")
     rep.add("|---|---|---|---|---|")
@@ -192,25 +242,21 @@ def bottleneck(d, rep, plots):
     rep.add(f"| mean abs(J - data) <= 0.5 /s | {dev:.3f} /s | {rep.crit('bottleneck data', dev <= 0.5, f'{dev:.3f} /s', dev)} |")
     rep.add("")
     if plots:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-        ax[0].errorbar(widths, mean, yerr=sd, fmt="o-", label="throng (csm)")
-        ax[0].plot(LIDDLE_W, LIDDLE_J, "kD--", label="Liddle et al. 2011")
-        ax[0].set_ylabel("flow J [1/s]")
-        ax[1].plot(widths, spec, "o-", label="throng (csm)")
-        ax[1].plot(LIDDLE_W, LIDDLE_J / LIDDLE_W, "kD--", label="Liddle et al. 2011")
-        ax[1].axhspan(1.5, 2.5, color="g", alpha=0.1, label="criterion")
-        ax[1].set_ylabel("specific flow J/w [1/(m s)]")
-        for a in ax:
-            a.set_xlabel("bottleneck width w [m]")
-            a.grid(alpha=0.3)
-            a.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(d, "validation-bottleneck.png"), dpi=100)
-        rep.add("![bottleneck](img/validation-bottleneck.png)")
-        rep.add("")
+        def flow(a):
+            a.errorbar(widths, mean, yerr=sd, fmt="o-", label="throng (csm)")
+            for (name, (ws, js)), mk in zip(DATA.items(), "Dsv^"):
+                a.plot(ws, js, "k" + mk, mfc="none", label=name)
+            a.set_xlim(0.3, 2.7)
+            a.set_ylim(0, 6.5)
+
+        def specific(a):
+            a.plot(widths, spec, "o-", label="throng (csm)")
+            for (name, (ws, js)), mk in zip(DATA.items(), "Dsv^"):
+                a.plot(ws, np.array(js) / np.array(ws), "k" + mk, mfc="none", label=name)
+            a.set_xlim(0.3, 2.7)
+            a.axhspan(1.5, 2.5, color="g", alpha=0.1, label="criterion")
+        figure(d, rep, "bottleneck", "bottleneck", "bottleneck width w [m]",
+               [("flow J [1/s]", flow), ("specific flow J/w [1/(m s)]", specific)])
 
 
 def fundamental(d, rep, plots):
@@ -248,25 +294,17 @@ def fundamental(d, rep, plots):
     rep.add(f"| peak specific flow in [1.2, 2.0] /(m s) | {peak:.2f} | {rep.crit('FD peak flow', 1.2 <= peak <= 2.0, f'{peak:.2f}')} |")
     rep.add("")
     if plots:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(1, 2, figsize=(10, 4))
         rr = np.linspace(0.3, 5.3, 100)
-        ax[0].plot(rr, weidmann(rr), "k--", label="Weidmann 1993")
-        ax[0].plot(rho, v, "o", label="throng (csm)")
-        ax[0].set_ylabel("speed [m/s]")
-        ax[1].plot(rr, rr * weidmann(rr), "k--", label="Weidmann 1993")
-        ax[1].plot(rho, rho * v, "o", label="throng (csm)")
-        ax[1].set_ylabel("specific flow [1/(m s)]")
-        for a in ax:
-            a.set_xlabel("density [1/m^2]")
-            a.grid(alpha=0.3)
-            a.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(d, "validation-fd.png"), dpi=100)
-        rep.add("![fundamental diagram](img/validation-fd.png)")
-        rep.add("")
+
+        def speed(a):
+            a.plot(rr, weidmann(rr), "k--", label="Weidmann 1993")
+            a.plot(rho, v, "o", label="throng (csm)")
+
+        def flow(a):
+            a.plot(rr, rr * weidmann(rr), "k--", label="Weidmann 1993")
+            a.plot(rho, rho * v, "o", label="throng (csm)")
+        figure(d, rep, "fd", "fundamental diagram", "density [1/m^2]",
+               [("speed [m/s]", speed), ("specific flow [1/(m s)]", flow)])
 
 
 def single_file(d, rep, plots):
@@ -295,22 +333,12 @@ def single_file(d, rep, plots):
     rep.add(f"| a in [0.3, 0.45] m | {a:.3f} m | {rep.crit('single file a', 0.3 <= a <= 0.45, f'a = {a:.3f}', a)} |")
     rep.add("")
     if plots:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(5, 4))
-        ax.plot(p[:, 1], p[:, 0], ".", ms=2, alpha=0.3, label="throng (csm)")
-        vv = np.linspace(0, 1.6, 10)
-        ax.plot(vv, a + b * vv, "b-", label=f"fit d = {a:.2f} + {b:.2f} v")
-        ax.plot(vv, 0.36 + 1.06 * vv, "k--", label="Seyfried et al. 2005")
-        ax.set_xlabel("speed [m/s]")
-        ax.set_ylabel("headway [m]")
-        ax.grid(alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(d, "validation-single-file.png"), dpi=100)
-        rep.add("![single file](img/validation-single-file.png)")
-        rep.add("")
+        def headway(ax):
+            ax.plot(p[:, 1], p[:, 0], ".", ms=2, alpha=0.3, label="throng (csm)")
+            vv = np.linspace(0, 1.6, 10)
+            ax.plot(vv, a + b * vv, "b-", label=f"fit d = {a:.2f} + {b:.2f} v")
+            ax.plot(vv, 0.36 + 1.06 * vv, "k--", label="Seyfried et al. 2005")
+        figure(d, rep, "single-file", "single file", "speed [m/s]", [("headway [m]", headway)])
 
 
 def rimea(d, rep, plots):

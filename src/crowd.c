@@ -267,15 +267,22 @@ static PetscErrorCode DensitySample(Sim *s)
 
 /* The outward unit normal of each exit segment: the side of its midpoint that is not
    walkable (tested a millimetre off the line). */
+/* The width of exit e (the sum of its segments' lengths); e < 0: of all exits. */
+static PetscReal ExitWidth(const Geometry *g, PetscInt e)
+{
+  PetscReal w = 0;
+  for (PetscInt k = 0; k < g->nexit; k++)
+    if (e < 0 || g->exitId[k] == e) w += PetscSqrtReal(PetscSqr(g->exit[4 * k + 2] - g->exit[4 * k]) + PetscSqr(g->exit[4 * k + 3] - g->exit[4 * k + 1]));
+  return w;
+}
+
 static PetscErrorCode ExitSetUp(Sim *s)
 {
   Crowd          *c = &s->crowd;
   const Geometry *g = &c->geom;
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < g->nexits; e++) { /* every door must let an agent through */
-    PetscReal w = 0;
-    for (PetscInt k = 0; k < g->nexit; k++)
-      if (g->exitId[k] == e) w += PetscSqrtReal(PetscSqr(g->exit[4 * k + 2] - g->exit[4 * k]) + PetscSqr(g->exit[4 * k + 3] - g->exit[4 * k + 1]));
+    const PetscReal w = ExitWidth(g, e);
     PetscCheck(w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT, "exit %" PetscInt_FMT " of '%s' is %g m wide, not wider than an agent (diameter %g m): no one could pass it; widen it or lower -radius", e, s->prm.geometry, (double)w, (double)(2 * s->rmax));
   }
   c->exitCross = s->prm.exitRule == EXIT_PASS ? PETSC_TRUE : PETSC_FALSE;
@@ -653,15 +660,11 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
     }
     { /* what the doors could pass at the flow measured in laboratory bottlenecks: all
          doors shared evenly, and each door with the agents that chose it in this run */
-      PetscReal W = 0, t1 = tot ? all[0].time : 0, Tdoor = 0, *w;
-      PetscCall(PetscCalloc1(c->geom.nexits + 1, &w));
-      for (PetscInt k = 0; k < c->geom.nexit; k++) w[c->geom.exitId[k]] += PetscSqrtReal(PetscSqr(c->geom.exit[4 * k + 2] - c->geom.exit[4 * k]) + PetscSqr(c->geom.exit[4 * k + 3] - c->geom.exit[4 * k + 1]));
-      for (PetscInt e = 0; e < c->geom.nexits; e++) {
-        W += w[e];
-        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * w[e]));
-      }
+      const PetscReal W = ExitWidth(&c->geom, -1), t1 = tot ? all[0].time : 0;
+      PetscReal       Tdoor = 0;
+      for (PetscInt e = 0; e < c->geom.nexits; e++)
+        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(&c->geom, e)));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n", CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1, (double)Tdoor));
-      PetscCall(PetscFree(w));
     }
     PetscCall(PetscFree3(per, first, last));
     for (PetscInt k = 0; k < c->geom.nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
@@ -725,9 +728,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
     PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     {
       const long long n0 = (long long)c->total;
-      PetscReal       W  = 0;
-      const PetscReal js = CROWD_LAB_FLOW;
-      for (PetscInt k = 0; k < c->geom.nexit; k++) W += PetscSqrtReal(PetscSqr(c->geom.exit[4 * k + 2] - c->geom.exit[4 * k]) + PetscSqr(c->geom.exit[4 * k + 3] - c->geom.exit[4 * k + 1]));
+      const PetscReal W  = ExitWidth(&c->geom, -1), js = CROWD_LAB_FLOW;
       PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
       PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
       PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));

@@ -88,20 +88,26 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define NB 5 /* per neighbour: dx, dy, distance, l, id */
+#define NB 5 /* per neighbour: dx, dy, distance, l, id; stored as 5 arrays of m->cap */
 
 /* The spacing along the unit direction e: the smallest d - l of the neighbours ahead
    (e . d >= 0) in the corridor (|e^perp . d| <= l), and which one (-1: none); of equal
-   spacings, the smaller id, so that the choice does not depend on the order.         */
-static inline void Spacing(const PetscReal *nb, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa, PetscReal *sp, PetscInt *kb)
+   spacings, the smaller id, so that the choice does not depend on the order.  The test
+   is done without a branch (it fails for about half of the neighbours, at random); the
+   minimum's branch is rarely taken. */
+static inline void Spacing(const PetscReal *nb, PetscInt cap, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa, PetscReal *sp, PetscInt *kb)
 {
-  *sp = PETSC_MAX_REAL, *kb = -1;
+  const PetscReal *qx = nb, *qy = nb + cap, *qd = nb + 2 * cap, *ql = nb + 3 * cap, *qi = nb + 4 * cap;
+  PetscReal        best = PETSC_MAX_REAL;
+  PetscInt         kbest = -1;
   for (PetscInt k = 0; k < nn; k++) {
-    const PetscReal *q = &nb[NB * k];
-    if (!(ex * q[0] + ey * q[1] >= 0 && PetscAbsReal(ex * q[1] - ey * q[0]) <= kappa * q[3])) continue;
-    const PetscReal s = q[2] - q[3];
-    if (s < *sp || (s == *sp && q[4] < nb[NB * *kb + 4])) *sp = s, *kb = k;
+    const int       ok = (ex * qx[k] + ey * qy[k] >= 0) & (PetscAbsReal(ex * qy[k] - ey * qx[k]) <= kappa * ql[k]);
+    const PetscReal s  = ok ? qd[k] - ql[k] : PETSC_MAX_REAL;
+    if (s <= best) {
+      if (s < best || (kbest >= 0 && qi[k] < qi[kbest])) best = s, kbest = k;
+    }
   }
+  *sp = best, *kb = kbest;
 }
 
 static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
@@ -146,33 +152,47 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
       m->cap = bound + bound / 2 + 16;
       PetscCall(PetscMalloc1(NB * (size_t)m->cap, &m->nb));
     }
-    /* the neighbours within Ri, not hidden by a wall: repulsion, and kept for the
-       spacing.  Row by row, only the cells that meet the disc of radius Ri + skin. */
-    for (PetscInt ky = ky0; ky <= ky1; ky++) {
-      const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh, dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
-      if (!(dyc < rho)) continue;
-      const PetscReal hw = PetscSqrtReal(rho * rho - dyc * dyc);
-      PetscInt        ka, kb;
-      ReachCells1(re, xi - hw, xi + hw, &ka, &kb);
-      ka = PetscMax(ka, kx0), kb = PetscMin(kb, kx1);
-      if (ka > kb) continue;
-      const PetscInt a0 = re->gbeg[ky * re->gn[0] + ka], a1 = re->gbeg[ky * re->gn[0] + kb + 1];
-      for (PetscInt a = a0; a < a1; a++) {
-        const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
-        if (!(d2 < Ri2) || re->aid[a] == idi) continue;
-        if (wb < we) {
-          PetscBool hidden = PETSC_FALSE;
-          for (PetscInt k = wb; k < we && !hidden; k++) hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
-          if (hidden) continue;
+    /* the neighbours within Ri, not hidden by a wall, gathered (dx, dy, d^2, l, id).
+       Row by row, only the cells that meet the disc of radius Ri + skin.  Away from the
+       walls, without a branch: every candidate is written, and kept by counting it. */
+    {
+      PetscReal *qx = m->nb, *qy = m->nb + m->cap, *qd = m->nb + 2 * m->cap, *ql = m->nb + 3 * m->cap, *qi = m->nb + 4 * m->cap;
+      for (PetscInt ky = ky0; ky <= ky1; ky++) {
+        const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh, dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
+        if (!(dyc < rho)) continue;
+        const PetscReal hw = PetscSqrtReal(rho * rho - dyc * dyc);
+        PetscInt        ka, kb;
+        ReachCells1(re, xi - hw, xi + hw, &ka, &kb);
+        ka = PetscMax(ka, kx0), kb = PetscMin(kb, kx1);
+        if (ka > kb) continue;
+        const PetscInt a0 = re->gbeg[ky * re->gn[0] + ka], a1 = re->gbeg[ky * re->gn[0] + kb + 1];
+        if (wb == we) {
+          for (PetscInt a = a0; a < a1; a++) {
+            const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
+            qx[nn] = dx, qy[nn] = dy, qd[nn] = d2, ql[nn] = ri + re->ar[a], qi[nn] = (PetscReal)re->aid[a];
+            nn += (d2 < Ri2) & (re->aid[a] != idi);
+          }
+        } else {
+          for (PetscInt a = a0; a < a1; a++) {
+            const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
+            PetscBool       hidden = PETSC_FALSE;
+            if (!(d2 < Ri2) || re->aid[a] == idi) continue;
+            for (PetscInt k = wb; k < we && !hidden; k++) hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
+            if (hidden) continue;
+            qx[nn] = dx, qy[nn] = dy, qd[nn] = d2, ql[nn] = ri + re->ar[a], qi[nn] = (PetscReal)re->aid[a];
+            nn++;
+          }
         }
-        const PetscReal d = PetscSqrtReal(d2), l = ri + re->ar[a];
+      }
+      /* their repulsion (d^2 becomes d, kept for the spacing) */
+      for (PetscInt k = 0; k < nn; k++) {
+        const PetscReal d = PetscSqrtReal(qd[k]), l = ql[k];
+        qd[k] = d;
         if (d - l < m->repCut && d > 0) {
           const PetscReal f = -A * PetscExpReal((l - d) * Dinv) / d;
-          sx += Fix(f * dx);
-          sy += Fix(f * dy);
+          sx += Fix(f * qx[k]);
+          sy += Fix(f * qy[k]);
         }
-        m->nb[NB * nn] = dx, m->nb[NB * nn + 1] = dy, m->nb[NB * nn + 2] = d, m->nb[NB * nn + 3] = l, m->nb[NB * nn + 4] = (PetscReal)re->aid[a];
-        nn++;
       }
     }
     for (PetscInt k = wb; k < we; k++) { /* walls, in file order */
@@ -191,13 +211,13 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
       if (en > 0) ex /= en, ey /= en;
       else ex = e0x, ey = e0y;
     }
-    Spacing(m->nb, nn, ex, ey, m->kappa, &sp, &kb);
+    Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
     if (m->avoid > 0 && kb >= 0 && sp < v0 * T) { /* slowed: turn away from the one ahead */
-      const PetscReal *q = &m->nb[NB * kb], side = ex * q[1] - ey * q[0] > 0 ? -1 : 1; /* on the left: turn right */
+      const PetscReal qx = m->nb[kb], qy = m->nb[m->cap + kb], side = ex * qy - ey * qx > 0 ? -1 : 1; /* on the left: turn right */
       const PetscReal  w = m->avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
       const PetscReal  tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
       ex = tx / tn, ey = ty / tn;
-      Spacing(m->nb, nn, ex, ey, m->kappa, &sp, &kb);
+      Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
       sp = PetscMin(sp, sp0); /* turning aside must not lose sight of the one ahead */
     }
     {

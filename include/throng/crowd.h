@@ -36,7 +36,7 @@ typedef struct {
   Reach      reach;
   PetscReal  w0[2], wh;        /* wall lists per cell of a grid of edge R/2             */
   PetscInt   wn[2], *wbeg, *widx;
-  PetscReal *nb;               /* scratch: the neighbours of one agent, 4 reals each    */
+  PetscReal *nb;               /* scratch: the neighbours of one agent, 5 arrays of cap */
   PetscInt   cap;
   PetscInt64 checks;           /* -csm_check_reach: steps checked                       */
 } Csm;
