@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Crowd validation against measured data and the RiMEA tests (issue 16): bottleneck flow
-# against width (Liddle et al. 2011), the fundamental diagram (Weidmann 1993, RiMEA test
+# against width (four laboratory series), the fundamental diagram (Weidmann 1993, RiMEA test
 # 4), single-file headways (Seyfried et al. 2005) and RiMEA tests 1, 6, 9 and 12, all
 # with the default crowd model.  Writes OUTDIR/validation.md (tables: the simulated
 # values next to the data or the criterion) and, in a full run, copies it with its PNG
@@ -11,7 +11,8 @@
 # --quick (what ctest runs): 2 seeds and the widths 1.0, 1.6, 2.4 m instead of 5 seeds
 # and six widths; no plots, docs/ untouched.  The full run takes about 40 s on 2
 # cores.  THRONG names the program (default build/throng); EXTRA (environment) adds
-# options to every run (e.g. EXTRA="-csm_time_gap 1" to study a parameter); runs go
+# options to every run (e.g. EXTRA="-csm_time_gap 1" to study a parameter; docs/ is then
+# left alone); runs go
 # NPROC at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +86,7 @@ echo "validate_crowd: $(wc -l < "$jobs") runs, $(nproc) at a time ($MODE)"
 xargs -P "$(nproc)" -I{} sh -c "{}" < "$jobs"
 rc=0
 $PY $V report "$OUT" $MODE || rc=$?
-if [ $MODE = full ]; then
+if [ $MODE = full ] && [ -z "${EXTRA:-}" ]; then # a study with EXTRA leaves docs/ alone
   mkdir -p docs/img
   cp "$OUT"/validation-*.png docs/img/
   cp "$OUT/validation.md" docs/validation.md
