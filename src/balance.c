@@ -51,7 +51,6 @@
  * mask are rebuilt for the new local grid (with a new grid shape also the neighbour
  * communicator, halo and migrator) and every disk goes to its new owner (one
  * all-to-all); the rebinning then bins them and builds the ghosts as usual.            */
-#include <throng/sim.h>
 #include <throng/balance.h>
 
 PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
@@ -154,47 +153,6 @@ static PetscErrorCode Record(Balance *b, const BalanceRec *r)
 
 static PetscInt64 CellWork(const Params *prm) { return (PetscInt64)nearbyint(prm->balanceCell * WORK_UNIT); }
 
-/* The domain takes the grid p and the cuts (cx, cy): new local grid, cells, wall mask,
-   and with a new grid new neighbours, halo and migrator (their counters kept); every
-   owned disk goes to its new owner (the ghosts are gone: this runs inside a rebinning). */
-static PetscErrorCode Repartition(Sim *s, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
-{
-  Particles     *pa = &s->P;
-  ParticleRec   *recs;
-  PetscInt       n = pa->n, kept = 0;
-  const PetscBool regrid = p[0] != s->dom.p[0] || p[1] != s->dom.p[1] ? PETSC_TRUE : PETSC_FALSE;
-
-  PetscFunctionBeginUser;
-  PetscCall(DomainSetGrid(&s->dom, p, cx, cy));
-  if (regrid) {
-    const Halo     h = s->halo;
-    const PetscInt64 moved = s->mig.moved;
-    PetscCall(HaloDestroy(&s->halo));
-    PetscCall(HaloCreate(&s->dom, &s->halo));
-    s->halo.exchanges = h.exchanges, s->halo.bytes = h.bytes, s->halo.messages = h.messages;
-    PetscCall(MigratorDestroy(&s->mig));
-    PetscCall(MigratorCreate(&s->dom, &s->mig));
-    s->mig.moved = moved;
-  }
-  PetscCall(CellsDestroy(&s->cells));
-  PetscCall(CellsCreate(&s->dom, &s->cells));
-  PetscCall(PetscFree(s->wallMask));
-  PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
-  PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, s->prm.skin, s->wallMask));
-  PetscCall(PetscMalloc1(n + 1, &recs));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscInt cxi, cyi;
-    ParticlesGetRec(pa, i, &recs[i]);
-    DomainCellOf(&s->dom, pa->x[i], pa->y[i], &cxi, &cyi);
-    kept += DomainOwnerOfCell(&s->dom, cxi, cyi) == s->dom.rank;
-  }
-  s->bal.routed += n - kept;
-  pa->n = pa->ng = 0;
-  PetscCall(RouteToOwners(&s->dom, n, recs, pa));
-  PetscCall(PetscFree(recs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The best grid and cuts for the tile work W: every factorisation of the ranks that fits
    the tiles (only the current one with -rank_grid), the current grid first so that
    another must be strictly better. */
@@ -225,61 +183,53 @@ static PetscErrorCode BestPartition(const Domain *d, const PetscInt64 *W, PetscM
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SimBalance(Sim *s)
+PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, const Particles *P, PetscLogDouble busy, PetscInt step, PetscReal time, PetscBool *repartition, PetscMPIInt p[2], PetscInt **cx, PetscInt **cy)
 {
-  Domain        *d  = &s->dom;
-  Balance       *b  = &s->bal;
-  const PetscInt64 cw = CellWork(&s->prm);
+  const PetscInt64 cw = CellWork(prm);
   const PetscReal cells = (PetscReal)((d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]));
-  PetscReal      v[3] = {(PetscReal)s->P.n * WORK_UNIT + (PetscReal)cw * cells, (PetscReal)s->P.n, (PetscReal)b->busy}, mx[3], sm[3];
+  PetscReal      v[3] = {(PetscReal)P->n * WORK_UNIT + (PetscReal)cw * cells, (PetscReal)P->n, (PetscReal)busy}, mx[3], sm[3];
   BalanceRec     r;
 
   PetscFunctionBeginUser;
+  *repartition = PETSC_FALSE;
+  *cx = *cy = NULL;
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscLogEventBegin(THRONG_EV.balance, 0, 0, 0, 0));
   PetscCallMPI(MPI_Allreduce(v, mx, 3, MPIU_REAL, MPI_MAX, d->comm));
   PetscCallMPI(MPI_Allreduce(v, sm, 3, MPIU_REAL, MPI_SUM, d->comm));
 #define RATIO(k) (sm[k] > 0 ? mx[k] * (PetscReal)d->size / sm[k] : 1)
-  r = (BalanceRec){s->step, s->time, RATIO(0), RATIO(1), RATIO(2), 0};
+  r = (BalanceRec){step, time, RATIO(0), RATIO(1), RATIO(2), 0};
 #undef RATIO
-  b->busy = 0;
   b->checks++;
-  if (s->prm.balance > 0 && r.work > s->prm.balance && b->sinceTry >= s->prm.balanceInterval) {
+  if (prm->balance > 0 && r.work > prm->balance && b->sinceTry >= prm->balanceInterval) {
     const PetscInt nt = d->nt[0] * d->nt[1];
     PetscInt64    *W, best;
-    PetscInt      *cx, *cy;
-    PetscMPIInt    p[2];
     b->sinceTry = 0;
     PetscCall(PetscCalloc1(nt, &W));
-    for (PetscInt i = 0; i < s->P.n; i++) {
+    for (PetscInt i = 0; i < P->n; i++) {
       PetscInt ci, cj;
-      DomainCellOf(d, s->P.x[i], s->P.y[i], &ci, &cj);
+      DomainCellOf(d, P->x[i], P->y[i], &ci, &cj);
       W[(cj / d->tile) * d->nt[0] + ci / d->tile] += WORK_UNIT;
     }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, W, (PetscMPIInt)nt, MPIU_INT64, MPI_SUM, d->comm));
     for (PetscInt ty = 0; ty < d->nt[1]; ty++) /* the cells' share, the same on every rank */
       for (PetscInt tx = 0; tx < d->nt[0]; tx++)
         W[ty * d->nt[0] + tx] += cw * (PetscMin(d->tile, d->nc[0] - tx * d->tile) * PetscMin(d->tile, d->nc[1] - ty * d->tile));
-    PetscCall(BestPartition(d, W, p, &cx, &cy, &best));
-    if ((PetscReal)best < 0.98 * mx[0]) {
-      PetscCall(Repartition(s, p, cx, cy));
+    PetscCall(BestPartition(d, W, p, cx, cy, &best));
+    if ((PetscReal)best < 0.98 * mx[0]) { /* the loop repartitions (sim.c) */
+      *repartition = PETSC_TRUE;
       b->repartitions++;
       r.moved = 1;
       r.work  = (PetscReal)best * (PetscReal)d->size / sm[0];
-    }
-    PetscCall(PetscFree2(cx, cy));
+    } else PetscCall(PetscFree2(*cx, *cy));
     PetscCall(PetscFree(W));
   } else b->sinceTry++;
   if (!d->rank) PetscCall(Record(b, &r));
-  PetscCall(PetscLogEventEnd(THRONG_EV.balance, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BalanceReport(Sim *s, PetscBool writeFile)
+PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile)
 {
-  const Domain *d = &s->dom;
-  Balance      *b = &s->bal;
-  PetscInt64    routed = b->routed;
+  PetscInt64 routed = b->routed;
 
   PetscFunctionBeginUser;
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
@@ -292,11 +242,11 @@ PetscErrorCode BalanceReport(Sim *s, PetscBool writeFile)
     }
     for (int j = 0; j < 3 && b->nrec; j++) m[j] /= (PetscReal)b->nrec;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: balance: threshold %.3f, %" PetscInt_FMT " checks, %" PetscInt_FMT " repartitions (%" PetscInt64_FMT " disks moved by them), grid %d x %d at the end; imbalance (max/mean over the ranks, mean and max over the checks): work %.3f %.3f, disks %.3f %.3f, busy time %.3f %.3f\n",
-                          (double)s->prm.balance, b->checks, b->repartitions, routed, d->p[0], d->p[1], (double)m[0], (double)x[0], (double)m[1], (double)x[1], (double)m[2], (double)x[2]));
+                          (double)prm->balance, b->checks, b->repartitions, routed, d->p[0], d->p[1], (double)m[0], (double)x[0], (double)m[1], (double)x[1], (double)m[2], (double)x[2]));
     if (writeFile) {
       char  name[PETSC_MAX_PATH_LEN];
       FILE *f;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.balance.csv", s->prm.output));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.balance.csv", prm->output));
       f = fopen(name, "w");
       PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
       fprintf(f, "step,time,work_max_over_mean,disks_max_over_mean,busy_max_over_mean,repartitioned\n");

@@ -88,7 +88,7 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool 
       c->perm[b + 1] = v;
     }
   }
-  PetscCall(ParticlesGather(p, 0, n, c->perm, atBin));
+  PetscCall(ParticlesGather(p, 0, n, c->perm, PETSC_TRUE, atBin));
   if (!atBin) {
     PetscCall(PetscArraycpy(p->xb, p->x, n));
     PetscCall(PetscArraycpy(p->yb, p->y, n));
@@ -124,7 +124,7 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
       c->end[k] = n + c->count[k + 1];
     }
   for (PetscInt g = 0; g < ng; g++) oldOfNew[c->count[c->key[g]]++] = g;
-  PetscCall(ParticlesGather(p, n, ng, oldOfNew, PETSC_FALSE));
+  PetscCall(ParticlesGather(p, n, ng, oldOfNew, PETSC_FALSE, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,7 +3,9 @@
  * What makes a restart exact.  The state of a run is more than the positions: the sweep
  * order and the rebin decisions depend on the cells the disks were binned into at the
  * last rebinning, i.e. on their binning positions (xb, yb).  A checkpoint therefore stores
- * per disk (id, x, y, r, xb, yb), rows in id order (idorder.c), plus step and time.  On
+ * per disk every field registered FIELD_CHECKPOINT (particles.c: id, x, y, r, xb, yb and
+ * any other), one dataset of the field's name each, rows in id order (idorder.c), plus
+ * step and time.  On
  * restart each rank reads a block of rows, the disks go to the ranks owning the cells of
  * (xb, yb), are binned there by (xb, yb) — the cells of the original run — and the ghosts
  * are rebuilt.  Every later floating-point operation is the one the uninterrupted run does,
@@ -37,8 +39,6 @@
 #define CHECKPOINT_VERSION 3 /* 2: crowd runs carry their records (/checkpoint/crowd);
                                  3: the physics string lists every PHYS option (options.c) */
 #define PHYSICS_LEN        16384
-
-static const char *names[5] = {"x", "y", "r", "xb", "yb"};
 
 #define USERBLOCK 512                /* bytes before the HDF5 data: throng's header */
 #define SUM_CHUNK ((long long)1 << 22) /* bytes per chunk of the checksum            */
@@ -179,20 +179,18 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
 {
   MPI_Comm    comm = s->dom.comm;
   char        tmp[PETSC_MAX_PATH_LEN + 8], phys[PHYSICS_LEN];
-  IoRec      *recs;
-  PetscInt    count;
+  IoRecs      recs;
   PetscInt64  offset, total;
   hid_t       fapl, file, grp, dxpl;
   PetscMPIInt rank;
-  PetscReal  *col;
-  long long  *ids;
+  uint64_t   *col;
   int         ok = 1;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
+  PetscCall(IdOrderGather(comm, &s->P, FIELD_CHECKPOINT, &recs, &offset, &total));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
   {
@@ -219,17 +217,16 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
     PetscCall(IoWriteMetadata(comm, grp));
   }
-  PetscCall(PetscMalloc1(count + 1, &col)); /* one column buffer, reused */
-  ids = (long long *)col;
-  for (PetscInt i = 0; i < count; i++) ids[i] = (long long)recs[i].id;
-  PetscCall(WriteColumn(comm, grp, dxpl, "id", H5T_NATIVE_LLONG, total, offset, count, ids));
-  for (int k = 0; k < 5; k++) {
-    for (PetscInt i = 0; i < count; i++) col[i] = k == 0 ? recs[i].x : k == 1 ? recs[i].y : k == 2 ? recs[i].r : k == 3 ? recs[i].xb : recs[i].yb;
-    PetscCall(WriteColumn(comm, grp, dxpl, names[k], H5T_NATIVE_DOUBLE, total, offset, count, col));
+  PetscCall(PetscMalloc1(recs.n + 1, &col)); /* one column buffer, reused */
+  for (PetscInt k = 0; k < s->P.nfield; k++) {
+    const Field *f = &s->P.field[k];
+    if (recs.word[k] < 0) continue;
+    for (PetscInt i = 0; i < recs.n; i++) col[i] = recs.rec[(size_t)recs.words * i + recs.word[k]];
+    PetscCall(WriteColumn(comm, grp, dxpl, f->name, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, total, offset, recs.n, col));
   }
   PetscCall(PetscFree(col));
-  PetscCall(PetscFree(recs));
-  PetscCall(CrowdCheckpointWrite(s, grp, dxpl));
+  PetscCall(IoRecsDestroy(&recs));
+  PetscCall(SimModulesCheckpointWrite(s, grp, dxpl));
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));
   PetscCallHDF5Agree(comm, H5Fclose(file), "closing the checkpoint");
@@ -288,7 +285,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   char        format[64] = "", phys[PHYSICS_LEN] = "", mine[PHYSICS_LEN];
   hid_t       fapl, file, grp = -1, dxpl;
   PetscBool   fail;
-  IoRec      *recs;
+  IoRecs      recs;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
@@ -335,14 +332,15 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   /* this rank's block of rows */
   const PetscInt64 lo = (PetscInt64)n * rank / size, hi = (PetscInt64)n * (rank + 1) / size;
   const PetscInt   m  = (PetscInt)(hi - lo);
-  PetscReal       *col;
-  long long       *ids;
+  uint64_t        *col;
   const char      *bad = NULL;
   PetscErrorCode   ierr;
-  PetscCall(PetscMalloc3(m + 1, &recs, m + 1, &col, m + 1, &ids));
+  PetscCall(IoRecsCreate(&s->P, FIELD_CHECKPOINT, m, &recs));
+  PetscCall(PetscMalloc1(m + 1, &col));
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
-  for (int k = -1; k < 5 && n > 0; k++) {
-    const char *nm = k < 0 ? "id" : names[k];
+  for (PetscInt k = 0; k < s->P.nfield && n > 0; k++) {
+    const char *nm = s->P.field[k].name;
+    if (recs.word[k] < 0) continue;
     hid_t       ds = H5Lexists(grp, nm, H5P_DEFAULT) > 0 ? H5Dopen2(grp, nm, H5P_DEFAULT) : -1, fs = -1, ms = -1;
     hsize_t     dims = 0, st = (hsize_t)lo, c = (hsize_t)m;
     herr_t      e    = -1;
@@ -350,7 +348,7 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
       ms = H5Screate_simple(1, &c, NULL);
       if (m) e = H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &c, NULL);
       else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
-      if (e >= 0) e = H5Dread(ds, k < 0 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, ms, fs, dxpl, k < 0 ? (void *)ids : (void *)col);
+      if (e >= 0) e = H5Dread(ds, s->P.field[k].type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, ms, fs, dxpl, col);
     }
     if (ms >= 0) H5Sclose(ms);
     if (fs >= 0) H5Sclose(fs);
@@ -360,32 +358,30 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
       bad = nm;
       break;
     }
-    for (PetscInt i = 0; i < m; i++) {
-      if (k < 0) recs[i].id = (PetscInt64)ids[i];
-      else if (k == 0) recs[i].x = col[i];
-      else if (k == 1) recs[i].y = col[i];
-      else if (k == 2) recs[i].r = col[i];
-      else if (k == 3) recs[i].xb = col[i];
-      else recs[i].yb = col[i];
-    }
+    for (PetscInt i = 0; i < m; i++) recs.rec[(size_t)recs.words * i + recs.word[k]] = col[i];
   }
   H5Pclose(dxpl);
-  ierr = bad ? PETSC_SUCCESS : CrowdCheckpointRead(s, grp, path);
+  ierr = bad ? PETSC_SUCCESS : SimModulesCheckpointRead(s, grp, path);
   H5Gclose(grp);
   H5Fclose(file);
-  if (bad || ierr) PetscCall(PetscFree3(recs, col, ids)); /* nothing kept from a bad file */
+  PetscCall(PetscFree(col));
+  if (bad || ierr) PetscCall(IoRecsDestroy(&recs)); /* nothing kept from a bad file */
   PetscCheck(!bad, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path, bad);
   PetscCall(ierr);
   { /* sanity of the values: finite, inside the box, positive radii */
     PetscBool invalid = PETSC_FALSE;
-    for (PetscInt i = 0; i < m; i++)
-      if (!(recs[i].r > 0) || recs[i].r > s->rmax * (1 + 1e-12) || recs[i].x != recs[i].x || recs[i].y != recs[i].y || recs[i].xb != recs[i].xb || recs[i].yb != recs[i].yb || recs[i].id < 0) invalid = PETSC_TRUE;
+    for (PetscInt i = 0; i < m; i++) {
+      const PetscReal r = IoRecsReal(&recs, i, PF_R);
+      if (!(r > 0) || r > s->rmax * (1 + 1e-12) || IoRecsId(&recs, i) < 0) invalid = PETSC_TRUE;
+      for (PetscInt k = 0; k < s->P.nfield; k++)
+        if (recs.word[k] >= 0 && s->P.field[k].type == FIELD_REAL && IoRecsReal(&recs, i, k) != IoRecsReal(&recs, i, k)) invalid = PETSC_TRUE;
+    }
     PetscCall(Agree(comm, invalid, &fail));
-    if (fail) PetscCall(PetscFree3(recs, col, ids));
+    if (fail) PetscCall(IoRecsDestroy(&recs));
     PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds invalid values (NaN positions, negative ids, or radii <= 0 or larger than this run's -radius and -polydispersity allow)", path);
   }
-  PetscCall(SimRestore(s, m, recs, step, time));
-  PetscCall(PetscFree3(recs, col, ids));
+  PetscCall(SimRestore(s, &recs, step, time));
+  PetscCall(IoRecsDestroy(&recs));
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

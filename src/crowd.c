@@ -46,7 +46,7 @@
  * Records, the curve, the map and the sensor counts go to PREFIX.h5 (group /crowd, see
  * docs/crowd.md) and to CSV files; a checkpoint carries them, so a restarted run reports
  * the whole evacuation.                                                               */
-#include <throng/sim.h>
+#include <throng/crowd.h>
 #include <throng/init.h>
 #include <throng/io.h>
 
@@ -56,12 +56,13 @@ static PetscErrorCode ExitSetUp(Sim *s);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
-  const Sim *s = (const Sim *)t->ctx;
+  const Sim   *s = (const Sim *)t->ctx;
+  const Crowd *c = CrowdOf(s);
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < m; i++) {
     PetscReal       wx, wy;
-    const PetscReal v = id[i] < s->crowd.nspeed ? (PetscReal)s->crowd.speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
-    CrowdDirection(&s->crowd, x[i], y[i], &wx, &wy);
+    const PetscReal v = id[i] < c->nspeed ? (PetscReal)c->speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
+    CrowdDirection(c, x[i], y[i], &wx, &wy);
     fx[i] += v * wx;
     fy[i] += v * wy;
   }
@@ -76,15 +77,14 @@ void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, Pet
   else EikonalDirection(&c->eik, x, y, wx, wy);
 }
 
-PetscErrorCode CrowdSetUp(Sim *s)
+/* The module's set-up (the geometry is read: the core's walls come from it, and they are
+   set up after this, since the doors' jambs add walls). */
+static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
 {
-  Crowd *c = &s->crowd;
+  Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
-  if (!s->prm.geometry[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GeometryRead(s->dom.comm, s->prm.geometry, s->prm.walk, &c->geom));
-  c->on = s->prm.walk; /* -walk false: the geometry's walls only (granular, labyrinth) */
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(EikonalSolve(s->dom.comm, &c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
+  c->geom = &s->geom;
+  PetscCall(EikonalSolve(s->dom.comm, c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
      instead of a Philox draw, a log and a cosine per agent and step) */
   c->nspeed = s->prm.n;
@@ -100,9 +100,11 @@ PetscErrorCode CrowdSetUp(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscBool CrowdSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
+/* Initial-condition filter: (x, y) inside the walkable area, margin from every wall. */
+static PetscBool CrowdSiteOK(const Sim *s, void *ctx, PetscReal x, PetscReal y, PetscReal margin)
 {
-  const Geometry *g = &((const Sim *)ctx)->crowd.geom;
+  const Geometry *g = &s->geom;
+  (void)ctx;
   if (!GeometryInside(g, x, y)) return PETSC_FALSE;
   for (PetscInt k = 0; k < g->nring; k++) {
     PetscReal cx, cy;
@@ -113,19 +115,19 @@ PetscBool CrowdSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
 
 PetscErrorCode CrowdCheckAgents(Sim *s)
 {
-  Crowd           *c = &s->crowd;
+  Crowd           *c = CrowdOf(s);
   const Particles *p = &s->P;
   PetscReal        bad[4] = {-1, 0, 0, 0}; /* id, x, y, kind (1 outside, 2 on a wall, 3 no exit) */
 
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < p->n && bad[0] < 0; i++) {
     PetscReal kind = 0;
-    if (!GeometryInside(&c->geom, p->x[i], p->y[i])) kind = 1;
+    if (!GeometryInside(c->geom, p->x[i], p->y[i])) kind = 1;
     else {
-      for (PetscInt k = 0; k < c->geom.nwall && !kind; k++) {
+      for (PetscInt k = 0; k < c->geom->nwall && !kind; k++) {
         PetscReal cx, cy;
-        if (SegmentDistance(&c->geom.wall[4 * k], p->x[i], p->y[i], &cx, &cy) < p->r[i]) kind = 2;
+        if (SegmentDistance(&c->geom->wall[4 * k], p->x[i], p->y[i], &cx, &cy) < p->r[i]) kind = 2;
       }
       if (!kind && !isfinite(EikonalValue(&c->eik, p->x[i], p->y[i]))) kind = 3;
     }
@@ -145,7 +147,7 @@ PetscErrorCode CrowdCheckAgents(Sim *s)
       SETERRQ(s->dom.comm, PETSC_ERR_USER_INPUT, "agent %.0f at (%g, %g) cannot reach any exit of '%s' (a region closed off by walls, or narrower than -eikonal_h)", bad[0], bad[1], bad[2], s->prm.geometry);
     }
   }
-  c->total = c->remaining = s->prm.n;
+  c->total = s->prm.n;
   PetscCall(CrowdSensorsMark(s));
   PetscCall(DensitySample(s)); /* t = 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -158,12 +160,12 @@ PetscErrorCode CrowdCheckAgents(Sim *s)
    points of a step. */
 PetscErrorCode CrowdSensorsAdvance(Sim *s)
 {
-  Crowd           *c = &s->crowd;
-  const Geometry  *g = &c->geom;
+  Crowd           *c = CrowdOf(s);
+  const Geometry  *g = c->geom;
   const Particles *p = &s->P;
 
   PetscFunctionBeginUser;
-  if (!c->on || !(g->nsensor || c->exitCross) || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c || !(g->nsensor || c->exitCross) || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(c->capMark >= p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sensor marks for %" PetscInt_FMT " agents, %" PetscInt_FMT " owned", c->capMark, p->n);
   for (PetscInt k = 0; k < g->nsensor; k++) {
     const PetscReal *q = &g->sensor[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l2 = dx * dx + dy * dy;
@@ -206,11 +208,11 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s)
 /* Remember the owned agents' positions (after a rebin, at a step's end, after a restart). */
 PetscErrorCode CrowdSensorsMark(Sim *s)
 {
-  Crowd           *c = &s->crowd;
+  Crowd           *c = CrowdOf(s);
   const Particles *p = &s->P;
 
   PetscFunctionBeginUser;
-  if (!c->on || !(c->geom.nsensor || c->exitCross)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c || !(c->geom->nsensor || c->exitCross)) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->n > c->capMark) {
     c->capMark = p->n + p->n / 4 + 16;
     PetscCall(PetscFree2(c->px, c->py));
@@ -226,8 +228,8 @@ PetscErrorCode CrowdSensorsMark(Sim *s)
 
 static PetscErrorCode DensitySetUp(Sim *s)
 {
-  Crowd          *c = &s->crowd;
-  const Geometry *g = &c->geom;
+  Crowd          *c = CrowdOf(s);
+  const Geometry *g = c->geom;
   PetscReal       nx, ny;
 
   PetscFunctionBeginUser;
@@ -246,7 +248,7 @@ static PetscErrorCode DensitySetUp(Sim *s)
 /* Add the owned agents to the map if a new -density_dt interval has begun. */
 static PetscErrorCode DensitySample(Sim *s)
 {
-  Crowd           *c = &s->crowd;
+  Crowd           *c = CrowdOf(s);
   const Particles *p = &s->P;
   PetscInt64       k;
 
@@ -278,8 +280,8 @@ static PetscReal ExitWidth(const Geometry *g, PetscInt e)
 
 static PetscErrorCode ExitSetUp(Sim *s)
 {
-  Crowd          *c = &s->crowd;
-  const Geometry *g = &c->geom;
+  Crowd          *c = CrowdOf(s);
+  const Geometry *g = c->geom;
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < g->nexits; e++) { /* every door must let an agent through */
     const PetscReal w = ExitWidth(g, e);
@@ -301,18 +303,18 @@ static PetscErrorCode ExitSetUp(Sim *s)
                              back in) until it is removed */
     const PetscInt  n0 = g->nwall, n = n0 + 2 * g->nexit;
     const PetscReal L  = c->exitDepth + 2 * s->rmax;
-    PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)n, &c->geom.wall));
-    PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)n + sizeof(PetscReal), &c->geom.wallNormal));
+    PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)n, &c->geom->wall));
+    PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)n + sizeof(PetscReal), &c->geom->wallNormal));
     for (PetscInt k = 0; k < g->nexit; k++) {
       const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
       const PetscReal  ox = L * c->exitNormal[2 * k], oy = L * c->exitNormal[2 * k + 1];
       for (int e = 0; e < 2; e++) {
-        PetscReal *w = &c->geom.wall[4 * (n0 + 2 * k + e)], *m = &c->geom.wallNormal[2 * (n0 + 2 * k + e)];
+        PetscReal *w = &c->geom->wall[4 * (n0 + 2 * k + e)], *m = &c->geom->wallNormal[2 * (n0 + 2 * k + e)];
         w[0] = q[2 * e], w[1] = q[2 * e + 1], w[2] = q[2 * e] + ox, w[3] = q[2 * e + 1] + oy;
         m[0] = (e ? -dx : dx) / l, m[1] = (e ? -dy : dy) / l; /* into the door's lane */
       }
     }
-    c->geom.nwall = n;
+    c->geom->nwall = n;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -324,7 +326,7 @@ static PetscErrorCode ExitSetUp(Sim *s)
    of the sweep, so an agent can only get there through the opening. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out)
 {
-  const Geometry *g = &c->geom;
+  const Geometry *g = c->geom;
   PetscInt        inside = -1; /* unknown yet: the inside test is the costly part */
   for (PetscInt k = 0; k < g->nexit; k++) {
     const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1];
@@ -345,8 +347,8 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
    it as the walkable area, so that every row lies inside it. */
 PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt)
 {
-  const Crowd    *c = &s->crowd;
-  const Geometry *g = &c->geom;
+  const Crowd    *c = CrowdOf(s);
+  const Geometry *g = c->geom;
   const PetscInt  n = c->exitDepth > 0 ? g->nexit : 0;
   const PetscReal L = c->exitDepth + 2 * s->rmax;
   PetscReal      *quad;
@@ -373,8 +375,8 @@ PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt)
    and after a restart. */
 static PetscInt ExitRemove(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
 {
-  const Crowd    *c = &s->crowd;
-  const Geometry *g = &c->geom;
+  const Crowd    *c = CrowdOf(s);
+  const Geometry *g = c->geom;
   PetscReal       out;
   PetscInt        k;
   if (s->prm.exitRule == EXIT_REACH) {
@@ -391,13 +393,13 @@ static PetscInt ExitRemove(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
 
 PetscErrorCode CrowdExits(Sim *s)
 {
-  Crowd     *c = &s->crowd;
+  Crowd     *c = CrowdOf(s);
   Particles *p = &s->P;
   PetscInt   keep = 0;
   PetscInt64 removed;
 
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CsmCheckReach(s));
   PetscCall(CrowdSensorsAdvance(s));
   for (PetscInt k = c->ncross - c->pending; k < c->ncross; k++) c->cross[k].time = s->time;
@@ -413,10 +415,7 @@ PetscErrorCode CrowdExits(Sim *s)
       }
       continue;
     }
-    if (keep != i) {
-      p->x[keep] = p->x[i], p->y[keep] = p->y[i], p->r[keep] = p->r[i], p->id[keep] = p->id[i];
-      p->xb[keep] = p->xb[i], p->yb[keep] = p->yb[i];
-    }
+    if (keep != i) ParticlesCopy(p, keep, i, PETSC_TRUE);
     keep++;
   }
   removed = p->n - keep;
@@ -424,7 +423,7 @@ PetscErrorCode CrowdExits(Sim *s)
   if (removed) {
     p->n  = keep;
     p->ng = 0;
-    c->remaining -= removed;
+    s->ndisks -= removed;
     PetscCall(SimRebin(s));
     PetscCall(IdFingerprint(s->dom.comm, p, &s->idPrint)); /* the id set changed on purpose */
   }
@@ -486,7 +485,7 @@ static PetscErrorCode GatherRecords(MPI_Comm comm, const void *mine, PetscInt n,
 /* The density map summed on rank 0 (NULL elsewhere; counts, not yet densities). */
 static PetscErrorCode GatherDensity(Sim *s, PetscReal **sum)
 {
-  Crowd      *c = &s->crowd;
+  Crowd      *c = CrowdOf(s);
   PetscMPIInt rank;
   size_t      m = (size_t)c->dnx * c->dny;
 
@@ -579,7 +578,7 @@ static void Passages(ExitRec *r, PetscInt *n)
    are (a checkpoint, so that a restart goes on with the same records) */
 static PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr, PetscReal **dens)
 {
-  const Crowd *c = &s->crowd;
+  const Crowd *c = CrowdOf(s);
   PetscFunctionBeginUser;
   PetscCall(GatherRecords(s->dom.comm, c->left, c->nleft, sizeof(ExitRec), CompareExit, (void **)all, tot));
   if (passages) {
@@ -616,7 +615,7 @@ static void Flow(PetscInt n, PetscReal first, PetscReal last, PetscReal *flow)
 
 PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
 {
-  Crowd      *c    = &s->crowd;
+  Crowd      *c    = CrowdOf(s);
   MPI_Comm    comm = s->dom.comm;
   PetscMPIInt rank;
   ExitRec    *all  = NULL;
@@ -629,11 +628,11 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   } *curve = NULL;
 
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(GatherAll(s, PETSC_TRUE, &all, &tot, &crs, &ncr, &dens));
   /* every agent removed has had its passage recorded, once */
-  PetscCheck(c->remaining > 0 || tot == c->total, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
+  PetscCheck(s->ndisks > 0 || tot == c->total, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
   if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
     PetscCall(PetscMalloc1(tot + 1, &curve));
     curve[ncurve++] = (struct Curve){0, c->total};
@@ -646,7 +645,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   if (!rank) {
     PetscInt  *per;
     PetscReal *first, *last, fl;
-    PetscCall(PetscCalloc3(c->geom.nexits, &per, c->geom.nexits, &first, c->geom.nexits, &last));
+    PetscCall(PetscCalloc3(c->geom->nexits, &per, c->geom->nexits, &first, c->geom->nexits, &last));
     for (PetscInt k = 0; k < tot; k++) {
       const PetscInt e = all[k].exit;
       if (!per[e]) first[e] = all[k].time;
@@ -654,20 +653,20 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       last[e] = all[k].time;
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", tot, c->total, tot == c->total ? "evacuation time" : "still inside at", tot == c->total && tot ? (double)all[tot - 1].time : (double)s->time));
-    for (PetscInt e = 0; e < c->geom.nexits; e++) {
+    for (PetscInt e = 0; e < c->geom->nexits; e++) {
       Flow(per[e], first[e], last[e], &fl);
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n", e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
     }
     { /* what the doors could pass at the flow measured in laboratory bottlenecks: all
          doors shared evenly, and each door with the agents that chose it in this run */
-      const PetscReal W = ExitWidth(&c->geom, -1), t1 = tot ? all[0].time : 0;
+      const PetscReal W = ExitWidth(c->geom, -1), t1 = tot ? all[0].time : 0;
       PetscReal       Tdoor = 0;
-      for (PetscInt e = 0; e < c->geom.nexits; e++)
-        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(&c->geom, e)));
+      for (PetscInt e = 0; e < c->geom->nexits; e++)
+        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(c->geom, e)));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n", CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1, (double)Tdoor));
     }
     PetscCall(PetscFree3(per, first, last));
-    for (PetscInt k = 0; k < c->geom.nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
+    for (PetscInt k = 0; k < c->geom->nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
       PetscInt  np = 0, nm = 0;
       PetscReal t0 = 0, t1 = 0;
       for (PetscInt j = 0; j < ncr; j++) {
@@ -708,7 +707,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
           bad = fclose(f) != 0;
         } else bad = 1;
       }
-      if (!bad && c->geom.nsensors) {
+      if (!bad && c->geom->nsensors) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
         if ((f = fopen(name, "w"))) {
           fprintf(f, "id,time,sensor,direction\n");
@@ -728,7 +727,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
     PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     {
       const long long n0 = (long long)c->total;
-      const PetscReal W  = ExitWidth(&c->geom, -1), js = CROWD_LAB_FLOW;
+      const PetscReal W  = ExitWidth(c->geom, -1), js = CROWD_LAB_FLOW;
       PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
       PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
       PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
@@ -768,7 +767,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
 
 PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
 {
-  const Crowd *c    = &s->crowd;
+  const Crowd *c    = CrowdOf(s);
   MPI_Comm     comm = s->dom.comm;
   ExitRec     *all  = NULL;
   CrossRec    *crs  = NULL;
@@ -778,7 +777,7 @@ PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
   hsize_t      d[2];
 
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GatherAll(s, PETSC_FALSE, &all, &tot, &crs, &ncr, &dens));
   PetscCallHDF5(comm, g = H5Gcreate2(grp, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
@@ -812,7 +811,7 @@ static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void
 
 PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
 {
-  Crowd      *c    = &s->crowd;
+  Crowd      *c    = CrowdOf(s);
   MPI_Comm    comm = s->dom.comm;
   PetscMPIInt rank;
   long long   v[5] = {0, -1, 0, 0, 0};
@@ -820,7 +819,7 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
   hid_t       g = -1, a = -1;
 
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (H5Lexists(grp, "crowd", H5P_DEFAULT) > 0) g = H5Gopen2(grp, "crowd", H5P_DEFAULT);
   if (g >= 0 && H5Aexists(g, "total,dlast,dsamples,dnx,dny") > 0 && (a = H5Aopen(g, "total,dlast,dsamples,dnx,dny", H5P_DEFAULT)) >= 0) ok = H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
@@ -869,12 +868,11 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CrowdDestroy(Sim *s)
+static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
 {
-  Crowd *c = &s->crowd;
+  Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
-  PetscCall(GeometryDestroy(&c->geom));
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  (void)s;
   PetscCall(EikonalDestroy(&c->eik));
   PetscCall(PetscFree(c->left));
   PetscCall(PetscFree(c->cross));
@@ -883,15 +881,16 @@ PetscErrorCode CrowdDestroy(Sim *s)
   PetscCall(PetscFree(c->speed));
   PetscCall(PetscFree(c->exitNormal));
   PetscCall(CsmDestroy(&c->csm));
+  PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
 {
-  const Crowd *c = &s->crowd;
+  const Crowd *c = CrowdOf(s);
   uint64_t     h[2] = {0, 0};
   PetscFunctionBeginUser;
-  if (!c->on) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < c->nleft; k++) DigestRecord((uint64_t)c->left[k].id, c->left[k].time, (uint64_t)c->left[k].exit, h);
   for (PetscInt k = 0; k < c->ncross; k++) DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time, (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
@@ -903,6 +902,110 @@ PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
 PetscErrorCode CrowdRebinned(Sim *s)
 {
   PetscFunctionBeginUser;
-  if (s->crowd.on) PetscCall(CsmRebinned(s));
+  PetscCall(CsmRebinned(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the module: hooks the loop calls (sim.h, modules.c) --------------------------- */
+
+Crowd *CrowdOf(const Sim *s) { return (Crowd *)SimModuleContext(s, "crowd"); }
+
+static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdCheckAgents(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
+{
+  Crowd *c = (Crowd *)ctx;
+  PetscFunctionBeginUser;
+  if (!c->total) c->total = s->ndisks; /* else: from the checkpoint's crowd records */
+  PetscCall(CrowdSensorsMark(s));
+  PetscCall(CrowdRebinned(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdBeforeRebin(Sim *s, void *ctx)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdSensorsAdvance(s)); /* before migration separates agents from their marks */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdAfterRebin(Sim *s, void *ctx)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdSensorsMark(s));
+  PetscCall(CrowdRebinned(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdStepEnd(Sim *s, void *ctx, const char **stop)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdExits(s));
+  if (s->ndisks == 0) *stop = "every agent has left";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdFinishHook(Sim *s, void *ctx, PetscBool writeFiles, hid_t file, hid_t dxpl)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdFinish(s, writeFiles, file, dxpl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdCheckpointWriteHook(const Sim *s, void *ctx, hid_t grp, hid_t dxpl)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdCheckpointWrite(s, grp, dxpl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdCheckpointReadHook(Sim *s, void *ctx, hid_t grp, const char *path)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdCheckpointRead(s, grp, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdDigestHook(const Sim *s, void *ctx, Digest *dg)
+{
+  PetscFunctionBeginUser;
+  (void)ctx;
+  PetscCall(CrowdDigest(s, dg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
+{
+  Crowd *c;
+  PetscFunctionBeginUser;
+  *on = prm->geometry[0] && prm->walk ? PETSC_TRUE : PETSC_FALSE; /* -walk false: walls only */
+  if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscNew(&c));
+  m->name            = "crowd";
+  m->ctx             = c;
+  m->setUp           = CrowdSetUp;
+  m->siteOK          = CrowdSiteOK;
+  m->created         = CrowdCreated;
+  m->restored        = CrowdRestored;
+  m->beforeRebin     = CrowdBeforeRebin;
+  m->afterRebin      = CrowdAfterRebin;
+  m->stepEnd         = CrowdStepEnd;
+  m->finish          = CrowdFinishHook;
+  m->checkpointWrite = CrowdCheckpointWriteHook;
+  m->checkpointRead  = CrowdCheckpointReadHook;
+  m->digest          = CrowdDigestHook;
+  m->destroy         = CrowdDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -36,7 +36,7 @@
  * integer fixed point (2^-32, each term clamped to 1e6), exact in any order, so the
  * order in which reach.c lists the neighbours — which depends on the decomposition —
  * cannot change a bit.  The wall sum runs over the wall segments in file order.        */
-#include <throng/sim.h>
+#include <throng/crowd.h>
 #include <throng/init.h>
 #include <math.h>
 
@@ -121,10 +121,10 @@ static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
 static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
   Sim             *s = (Sim *)t->ctx;
-  Crowd           *c = &s->crowd;
+  Crowd           *c = CrowdOf(s);
   Csm             *m = &c->csm;
   Reach           *re = &m->reach;
-  const Geometry  *g = &c->geom;
+  const Geometry  *g = c->geom;
   const PetscReal *r = s->P.r, R2 = m->range * m->range;
   const PetscReal  A = m->a, Dinv = 1 / m->D, Aw = m->aw, Dwinv = 1 / m->Dw;
 
@@ -239,7 +239,7 @@ PetscReal CsmRange(const Params *prm)
 
 PetscErrorCode CsmSetUp(Sim *s)
 {
-  Crowd        *c = &s->crowd;
+  Crowd        *c = CrowdOf(s);
   Csm          *m = &c->csm;
   const Params *prm = &s->prm;
 
@@ -258,7 +258,7 @@ PetscErrorCode CsmSetUp(Sim *s)
     for (PetscInt64 i = 0; i < prm->n; i++) m->pop[i] = (char)InitPopulation(prm, i);
   }
   PetscCall(ReachCreate(m->range, 2 * s->rmax + prm->skin, prm->skin, &m->reach));
-  PetscCall(WallLists(m, &c->geom));
+  PetscCall(WallLists(m, c->geom));
   {
     DriverTerm t = {"time-gap speed law", CsmVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
@@ -269,7 +269,7 @@ PetscErrorCode CsmSetUp(Sim *s)
 
 PetscErrorCode CsmRebinned(Sim *s)
 {
-  Csm *m = &s->crowd.csm;
+  Csm *m = &CrowdOf(s)->csm;
   PetscFunctionBeginUser;
   if (m->on) PetscCall(ReachBuild(&s->dom, &s->P, &m->reach));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -291,7 +291,7 @@ PetscErrorCode CsmDestroy(Csm *m)
    every rank).  Collective; for tests only (O(N^2 / ranks)). */
 PetscErrorCode CsmCheckReach(Sim *s)
 {
-  Csm             *m = &s->crowd.csm;
+  Csm             *m = &CrowdOf(s)->csm;
   const Particles *p = &s->P;
   Reach           *re = &m->reach;
   PetscMPIInt      size, cnt = (PetscMPIInt)(2 * p->n), *cnts, *dsp;

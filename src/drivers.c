@@ -17,22 +17,12 @@
  * owners and ghosts agree bit for bit, and so do runs on any number of ranks and
  * restarted runs.                                                                       */
 #include <throng/drivers.h>
-#include <Random123/philox.h>
+#include <throng/random.h>
 
 void DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2])
 {
-  const uint64_t   s = (uint64_t)step;
-  philox4x32_ctr_t c = {
-    {(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), (uint32_t)(0x6u | ((s >> 32) << 8)), (uint32_t)s}
-  };
-  philox4x32_key_t k = {
-    {(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}
-  };
-  philox4x32_ctr_t r  = philox4x32(c, k);
-  const double     u0 = (double)((((uint64_t)r.v[0] << 32) | r.v[1]) >> 11) * 0x1.0p-53, u1 = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;
-  const double     rad = sqrt(-2 * log(1 - u0)), ang = 2 * PETSC_PI * u1;
-  g[0]                 = (PetscReal)(rad * cos(ang));
-  g[1]                 = (PetscReal)(rad * sin(ang));
+  const uint64_t t = (uint64_t)step;
+  RandomNormal2(seed, id, (uint32_t)(RANDOM_STREAM_NOISE | ((t >> 32) << 8)), (uint32_t)t, g);
 }
 
 static PetscErrorCode NoiseAdd(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)

@@ -36,7 +36,7 @@ static int CompareId(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
+static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
 {
   PetscMPIInt    rank, size;
   MPI_Comm       self;
@@ -47,6 +47,7 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
   PetscReal     *vx, *vy, *m, lo[2], L[2], ekin, mom[2], kT, eta = 0, ovl, worst = -1;
   PetscReal      vir0 = 0, wall0 = 0, tstat;
   PetscInt64     coll0 = 0;
+  PetscInt       kvx, kvy;
   PetscLogDouble t0, t1, tEq = 0;
   H5MDWriter     w;
   const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
@@ -65,17 +66,20 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
       PetscInt64 id;
       PetscInt   k;
     } *o;
-    PetscReal *buf;
+    PetscInt *perm;
     PetscCall(PetscMalloc1(P->n + 1, &o));
     for (PetscInt i = 0; i < P->n; i++) o[i].id = P->id[i], o[i].k = i;
     qsort(o, (size_t)P->n, sizeof(*o), CompareId);
-    PetscCall(PetscMalloc1(3 * P->n + 1, &buf));
-    for (PetscInt i = 0; i < P->n; i++) buf[3 * i] = P->x[o[i].k], buf[3 * i + 1] = P->y[o[i].k], buf[3 * i + 2] = P->r[o[i].k];
-    for (PetscInt i = 0; i < P->n; i++) P->x[i] = buf[3 * i], P->y[i] = buf[3 * i + 1], P->r[i] = buf[3 * i + 2], P->id[i] = o[i].id;
-    PetscCall(PetscFree(buf));
-    PetscCall(PetscFree(o));
+    PetscCall(PetscMalloc1(P->n + 1, &perm));
+    for (PetscInt i = 0; i < P->n; i++) perm[i] = o[i].k;
     P->ng = 0;
+    PetscCall(ParticlesGather(P, 0, P->n, perm, PETSC_TRUE, PETSC_TRUE));
+    PetscCall(PetscFree(perm));
+    PetscCall(PetscFree(o));
   }
+  /* the velocities at the output times, a snapshot field of their own */
+  PetscCall(ParticlesRegisterField(P, "vx", FIELD_REAL, FIELD_OWNED | FIELD_SNAPSHOT, &kvx));
+  PetscCall(ParticlesRegisterField(P, "vy", FIELD_REAL, FIELD_OWNED | FIELD_SNAPSHOT, &kvy));
   /* velocities: Maxwell-Boltzmann per id, zero total momentum, exactly kT per disk */
   PetscCall(PetscMalloc3(P->n + 1, &vx, P->n + 1, &vy, P->n + 1, &m));
   {
@@ -118,7 +122,7 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
                           e.brute ? "brute-force prediction (every disk)" : "cell lists", size, size > 1 ? "s" : ""));
   if (output && !rank) {
     PetscCall(H5MDOpen(self, prm.output, &s, PETSC_FALSE, 0, &w));
-    EDMDStateAt(&e, 0, P->x, P->y, P->xb, P->yb); /* (xb, yb): the velocities, for the frame */
+    EDMDStateAt(&e, 0, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
     PetscCall(H5MDWriteFrame(&w, &s));
     out = PETSC_TRUE;
   }
@@ -144,7 +148,7 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
       worst = PetscMax(worst, PetscMax(ovl, wo));
     }
     if (frame) {
-      EDMDStateAt(&e, limit, P->x, P->y, P->xb, P->yb);
+      EDMDStateAt(&e, limit, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
       PetscCall(H5MDWriteFrame(&w, &s));
     }
     if (prog) {
@@ -179,7 +183,7 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
                             (double)(100 * (mean - henderson) / henderson), (double)tm, e.collisions - coll0));
     }
     /* SIMULATE's last line: every disk moves to the final time */
-    EDMDStateAt(&e, prm.steps * prm.dt, P->x, P->y, P->xb, P->yb);
+    EDMDStateAt(&e, prm.steps * prm.dt, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
     PetscCall(StateDigest(self, P, &dg));
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(world, "state-digest: %s\n", hex));
@@ -189,5 +193,31 @@ PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
   PetscCall(PetscFree3(vx, vy, m));
   PetscCall(SimDestroy(&s));
   PetscCallMPI(MPI_Comm_free(&self));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EDMDCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(!(p->noise > 0), comm, PETSC_ERR_USER_INPUT, "-noise is a term of the time-stepped dynamics; -solver edmd has none");
+  PetscCheck(!p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd runs hard disks in a box: it takes no -geometry");
+  PetscCheck(!p->restart[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
+  PetscCheck(p->nhalf == 0, comm, PETSC_ERR_USER_INPUT, "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EDMDView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "throng: solver=edmd (event-driven; -dt is the reporting interval) kT=%g %s equilibrate=%g%s\n", (double)p->kT, p->periodic ? "periodic" : "walls", (double)p->equil, p->brute ? " brute-force prediction" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverCreate_EDMD(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->run   = EDMDRun;
+  ops->check = EDMDCheck;
+  ops->view  = EDMDView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,8 +3,9 @@
  * Build (at every rebinning).  For a neighbour in direction (dx, dy) the disks to send
  * are those of the owned cells that lie in that neighbour's ring: one column (dx = ±1)
  * or all columns (dx = 0), times one row or all rows.  They are sent cell by cell in
- * row-major order, id order inside a cell, as records (xb, yb, r, id) — at the position
- * where the owner binned them, so the receiver bins them into the same cells of its ring
+ * row-major order, id order inside a cell, as records of the fields registered
+ * FIELD_GHOSTED (particles.c: id, x, y, r and any other), with the position (x, y) that
+ * of the owner's binning, (xb, yb) — so the receiver bins them into the same cells of its ring
  * — and appended after the owned disks; a forward exchange then brings their current
  * positions (after a restart these differ from the binning positions).  The send list
  * (owned index of every sent entry) and the receive list (ghost index of every received
@@ -69,15 +70,22 @@ PetscErrorCode HaloDestroy(Halo *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReserveLists(Halo *h, PetscInt ns, PetscInt nr)
+static PetscErrorCode ReserveLists(Halo *h, PetscInt ns, PetscInt nr, PetscInt w)
 {
   PetscFunctionBeginUser;
+  if (w != h->words) { /* the record size changed (a field was registered): new buffers */
+    PetscCall(PetscFree(h->srec));
+    PetscCall(PetscFree(h->rrec));
+    PetscCall(PetscMalloc1((size_t)w * h->capSend + 1, &h->srec));
+    PetscCall(PetscMalloc1((size_t)w * h->capRecv + 1, &h->rrec));
+    h->words = w;
+  }
   if (ns > h->capSend) {
     ns = PetscMax(ns, h->capSend + h->capSend / 2);
     PetscCall(PetscFree(h->sendIdx));
     PetscCall(PetscFree(h->srec));
     PetscCall(PetscMalloc1(ns, &h->sendIdx));
-    PetscCall(PetscMalloc1(ns, &h->srec));
+    PetscCall(PetscMalloc1((size_t)w * ns, &h->srec));
     h->capSend = ns;
   }
   if (nr > h->capRecv) {
@@ -87,7 +95,7 @@ static PetscErrorCode ReserveLists(Halo *h, PetscInt ns, PetscInt nr)
     PetscCall(PetscFree(h->ref));
     PetscCall(PetscFree(h->perm));
     PetscCall(PetscMalloc1(nr, &h->recvIdx));
-    PetscCall(PetscMalloc1(nr, &h->rrec));
+    PetscCall(PetscMalloc1((size_t)w * nr, &h->rrec));
     PetscCall(PetscMalloc1(2 * nr, &h->ref));
     PetscCall(PetscMalloc1(nr, &h->perm));
     h->capRecv = nr;
@@ -113,7 +121,9 @@ static void SendRegion(const Domain *d, const PetscInt dir[2], PetscInt lo[2], P
 
 PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
 {
-  PetscInt ns = 0, nr = 0;
+  const PetscInt w = ParticlesRecordWords(p, FIELD_GHOSTED);
+  PetscInt       ns = 0, nr = 0, wx = 0;
+
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
@@ -131,7 +141,8 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     h->sdispl[k] = (PetscMPIInt)ns;
     ns += m;
   }
-  PetscCall(ReserveLists(h, ns, 0));
+  PetscCall(ReserveLists(h, ns, 0, w));
+  for (PetscInt k = 0; k < PF_X; k++) wx += (p->field[k].flags & FIELD_GHOSTED) != 0; /* x's word */
   for (PetscMPIInt k = 0; k < d->nnbr; k++) {
     PetscInt lo[2], hi[2], e = h->sdispl[k];
     SendRegion(d, d->nbrDir[k], lo, hi);
@@ -140,10 +151,10 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
         const PetscInt lc = DomainLocalCell(d, cx, cy);
         for (PetscInt i = c->beg[lc]; i < c->end[lc]; i++) {
           h->sendIdx[e] = i;
-          ParticlesGetRec(p, i, &h->srec[e]);
-          h->srec[e].x = p->xb[i]; /* ghosts are binned where their owner binned them */
-          h->srec[e].y = p->yb[i];
-          e++;
+          uint64_t *rec = h->srec + (size_t)w * e++;
+          ParticlesPack(p, FIELD_GHOSTED, i, rec);
+          memcpy(rec + wx, &p->xb[i], 8); /* ghosts are binned where their owner binned them */
+          memcpy(rec + wx + 1, &p->yb[i], 8);
         }
       }
   }
@@ -153,14 +164,14 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     h->rdispl[k] = (PetscMPIInt)nr;
     nr += h->rcount[k];
   }
-  PetscCall(ReserveLists(h, ns, nr));
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticleRecType(), h->rrec, h->rcount, h->rdispl, ParticleRecType(), d->nbr));
-  Traffic(h, d->nnbr, h->scount, h->nsend, sizeof(ParticleRec));
+  PetscCall(ReserveLists(h, ns, nr, w));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticlesWordsType(w), h->rrec, h->rcount, h->rdispl, ParticlesWordsType(w), d->nbr));
+  Traffic(h, d->nnbr, h->scount, h->nsend, 8 * (size_t)w);
   h->nrecv = nr;
 
   /* append as ghosts, bin them, and remember where each received entry went */
   PetscCall(ParticlesReserve(p, p->n + nr));
-  for (PetscInt e = 0; e < nr; e++) ParticlesSetRec(p, p->n + e, &h->rrec[e]);
+  for (PetscInt e = 0; e < nr; e++) ParticlesUnpack(p, FIELD_GHOSTED, p->n + e, h->rrec + (size_t)w * e);
   p->ng = nr;
   PetscCall(CellsBinGhosts(d, p, c, h->perm));
   for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;

@@ -50,9 +50,31 @@ PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, siz
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode IoRecsCreate(const Particles *p, unsigned mask, PetscInt n, IoRecs *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCheck(p->field[PF_ID].flags & mask, PETSC_COMM_SELF, PETSC_ERR_PLIB, "records without the id");
+  r->mask = mask;
+  for (PetscInt k = 0; k < PARTICLES_MAX_FIELDS; k++) r->word[k] = k < p->nfield && (p->field[k].flags & mask) ? r->words++ : -1;
+  PetscCall(PetscMalloc1((size_t)r->words * n + 1, &r->rec));
+  r->n = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IoRecsDestroy(IoRecs *r)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(r->rec));
+  r->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static int CompareId(const void *a, const void *b)
 {
-  const PetscInt64 x = ((const IoRec *)a)->id, y = ((const IoRec *)b)->id;
+  PetscInt64 x, y;
+  memcpy(&x, a, 8);
+  memcpy(&y, b, 8);
   return (x > y) - (x < y);
 }
 
@@ -69,11 +91,12 @@ static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt si
    final place, the others are packed by destination, exchanged with one
    MPI_Alltoallv and then placed.  When the block has no id gaps (the usual case) a
    record's place is id - lo and no sort is needed; otherwise the block is sorted.    */
-PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, IoRec **recs, PetscInt *count, PetscInt64 *offset, PetscInt64 *total)
+PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset, PetscInt64 *total)
 {
   PetscMPIInt  size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
   PetscInt64   M = 0, nin = 0, nself = 0, lo, hi, c;
-  IoRec       *out, *sbuf, *rbuf;
+  uint64_t    *out, *sbuf, *rbuf;
+  PetscInt     w;
   MPI_Datatype t;
   PetscBool    dense;
 
@@ -101,24 +124,29 @@ PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, IoRec **recs, Pe
   }
   c     = nin + nself;
   dense = (PetscBool)(hi - lo == c);
-  PetscCall(PetscMalloc1(c + 1, &out));
-  PetscCall(PetscMalloc2(p->n - nself + 1, &sbuf, nin + 1, &rbuf));
+  PetscCall(IoRecsCreate(p, mask, (PetscInt)c, recs));
+  w   = recs->words;
+  out = recs->rec;
+  PetscCall(PetscMalloc2((size_t)w * (p->n - nself) + 1, &sbuf, (size_t)w * nin + 1, &rbuf));
   for (PetscInt i = 0, j = 0; i < p->n; i++) {
-    const IoRec rec = {p->id[i], p->x[i], p->y[i], p->r[i], p->xb[i], p->yb[i]};
-    if (dest[i] != rank) sbuf[sd[dest[i]] + fill[dest[i]]++] = rec;
-    else out[dense ? rec.id - lo : nin + j++] = rec;
+    uint64_t *dst;
+    if (dest[i] != rank) dst = sbuf + (size_t)w * (sd[dest[i]] + fill[dest[i]]++);
+    else dst = out + (size_t)w * (dense ? p->id[i] - lo : nin + j++);
+    ParticlesPack(p, mask, i, dst);
   }
   PetscCall(PetscFree(dest));
-  PetscCallMPI(MPI_Type_contiguous((int)sizeof(IoRec), MPI_BYTE, &t));
+  PetscCallMPI(MPI_Type_contiguous((int)(8 * w), MPI_BYTE, &t));
   PetscCallMPI(MPI_Type_commit(&t));
   PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, t, rbuf, rc, rd, t, comm));
   PetscCallMPI(MPI_Type_free(&t));
-  for (PetscInt64 i = 0; i < nin; i++) out[dense ? rbuf[i].id - lo : i] = rbuf[i];
+  for (PetscInt64 i = 0; i < nin; i++) {
+    PetscInt64 id;
+    memcpy(&id, rbuf + (size_t)w * i, 8);
+    PetscCall(PetscArraycpy(out + (size_t)w * (dense ? id - lo : i), rbuf + (size_t)w * i, w));
+  }
   PetscCall(PetscFree2(sbuf, rbuf));
   PetscCall(PetscFree5(sc, sd, rc, rd, fill));
-  if (!dense) qsort(out, (size_t)c, sizeof(IoRec), CompareId);
-  *recs  = out;
-  *count = (PetscInt)c;
+  if (!dense) qsort(out, (size_t)c, 8 * (size_t)w, CompareId);
   *offset = 0;
   PetscCallMPI(MPI_Exscan(&c, offset, 1, MPIU_INT64, MPI_SUM, comm));
   if (!rank) *offset = 0; /* MPI_Exscan leaves rank 0's result undefined */

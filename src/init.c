@@ -22,25 +22,10 @@
  *            memory, but a serial read (fine up to ~10^8 disks; HDF5 input will scale). */
 #include <throng/init.h>
 #include <throng/migrate.h>
-#include <Random123/philox.h>
+#include <throng/random.h>
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
-
-enum { STREAM_RADIUS = 1, STREAM_POS = 2, STREAM_SPEED = 3, STREAM_GROUP = 4, STREAM_VELOCITY = 5 };
-
-static void Uniform2(PetscInt64 seed, PetscInt64 id, uint32_t stream, double u[2])
-{
-  philox4x32_ctr_t c = {
-    {(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), stream, 0}
-  };
-  philox4x32_key_t k = {
-    {(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}
-  };
-  philox4x32_ctr_t r = philox4x32(c, k);
-  u[0]               = (double)((((uint64_t)r.v[0] << 32) | r.v[1]) >> 11) * 0x1.0p-53;
-  u[1]               = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;
-}
 
 PetscReal InitRadiusMax(const Params *prm) { return PetscMax(prm->radius * (1 + prm->poly), prm->rmaxFile); }
 
@@ -48,34 +33,29 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
   double u[2];
   if (prm->poly == 0) return prm->radius;
-  Uniform2(prm->seed, id, STREAM_RADIUS, u);
+  RandomUniform2(prm->seed, id, RANDOM_STREAM_RADIUS, 0, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
 }
 
 void InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2])
 {
-  double u[2];
-  Uniform2(prm->seed, id, STREAM_VELOCITY, u);
-  const double rad = sqrt(-2 * log(1 - u[0])), ang = 2 * PETSC_PI * u[1]; /* Box-Muller */
-  g[0] = (PetscReal)(rad * cos(ang));
-  g[1] = (PetscReal)(rad * sin(ang));
+  RandomNormal2(prm->seed, id, RANDOM_STREAM_VELOCITY, 0, g);
 }
 
 PetscInt InitPopulation(const Params *prm, PetscInt64 id)
 {
   double u[2];
   if (prm->frac2 <= 0) return 0;
-  Uniform2(prm->seed, id, STREAM_GROUP, u);
+  RandomUniform2(prm->seed, id, RANDOM_STREAM_GROUP, 0, u);
   return u[0] < prm->frac2 ? 1 : 0;
 }
 
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
 {
-  double           u[2];
+  PetscReal        z[2];
   const PetscReal *s = InitPopulation(prm, id) ? prm->speed2 : prm->speed;
-  Uniform2(prm->seed, id, STREAM_SPEED, u); /* Box-Muller: one normal deviate per id */
-  const double z = PetscSqrtReal(-2 * PetscLogReal(1 - u[0])) * PetscCosReal(2 * PETSC_PI * u[1]);
-  return PetscMin(s[3], PetscMax(s[2], s[0] + s[1] * z));
+  RandomNormal2(prm->seed, id, RANDOM_STREAM_SPEED, 0, z); /* one normal deviate per id */
+  return PetscMin(s[3], PetscMax(s[2], s[0] + s[1] * z[0]));
 }
 
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */
@@ -261,7 +241,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
       rec->id = first + id; /* id: the index within the group */
       rec->r  = InitRadius(prm, rec->id);
       if (prm->init == INIT_UNIFORM) {
-        Uniform2(prm->seed, rec->id, STREAM_POS, u);
+        RandomUniform2(prm->seed, rec->id, RANDOM_STREAM_POS, 0, u);
         rec->x = R[0] + rec->r + u[0] * (w - 2 * rec->r);
         rec->y = R[1] + rec->r + u[1] * (hgt - 2 * rec->r);
       } else {
@@ -280,7 +260,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
         }
         SiteXY(R, row, col, a_, dy, m0, &rec->x, &rec->y);
         if (prm->init == INIT_JITTER) {
-          Uniform2(prm->seed, rec->id, STREAM_POS, u);
+          RandomUniform2(prm->seed, rec->id, RANDOM_STREAM_POS, 0, u);
           const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
           rec->x += rho * PetscCosReal(th);
           rec->y += rho * PetscSinReal(th);

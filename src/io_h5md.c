@@ -431,34 +431,18 @@ static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, hsize_t frames, hsize_t ro
 
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
 {
-  MPI_Comm    comm = w->comm;
-  IoRec      *recs;
-  PetscInt    count;
-  PetscInt64  offset, total;
-  PetscMPIInt rank;
-  const hsize_t f = (hsize_t)w->frames;
+  MPI_Comm       comm = w->comm;
+  IoRecs         recs;
+  PetscInt64     offset, total;
+  PetscMPIInt    rank;
+  const hsize_t  f  = (hsize_t)w->frames;
+  const PetscInt kv = ParticlesFindField(&s->P, "vx"); /* a solver's own velocities (edmd) */
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(IdOrderGather(comm, &s->P, &recs, &count, &offset, &total));
-  /* the velocity replaces the binning position (xb, yb) in each record */
-  for (PetscInt i = 0, j = 0; i < count; i++) {
-    PetscReal vx = NAN, vy = NAN;
-    if (s->prm.solver == SOLVER_EDMD) vx = recs[i].xb, vy = recs[i].yb; /* edmd_run.c puts the true velocities there */
-    /* the previous state is in the same id blocks, also sorted: merge by id */
-    else if (w->prev && w->prevStep == s->step - 1) {
-      while (j < w->nprev && w->prev[j].id < recs[i].id) j++;
-      if (j < w->nprev && w->prev[j].id == recs[i].id) {
-        vx = (recs[i].x - w->prev[j].x) / s->prm.dt;
-        vy = (recs[i].y - w->prev[j].y) / s->prm.dt;
-      }
-    }
-    recs[i].xb = vx;
-    recs[i].yb = vy;
-  }
-  PetscCall(PetscFree(w->prev));
-  w->nprev = 0;
+  PetscCall(IdOrderGather(comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
+  PetscCheck(kv < 0 || (recs.word[kv] >= 0 && recs.word[kv + 1] >= 0), comm, PETSC_ERR_PLIB, "the velocity fields vx, vy must be consecutive snapshot fields");
   const PetscInt64 oldmax = w->nmax;
   w->nmax = PetscMax(w->nmax, total);
   PetscCall(Extend(comm, w->pos, f + 1, (hsize_t)w->nmax));
@@ -468,21 +452,37 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
     /* one contiguous buffer, packed anew for each dataset: HDF5 writes a strided
        memory selection through a hidden copy of the same size anyway               */
-    PetscReal *buf;
-    long long *ids;
+    const PetscInt count = recs.n;
+    PetscReal     *buf;
+    long long     *ids;
     PetscCall(PetscMalloc1(2 * count + 2, &buf));
     ids = (long long *)buf;
-    for (PetscInt i = 0; i < count; i++) buf[2 * i] = recs[i].x, buf[2 * i + 1] = recs[i].y;
+    for (PetscInt i = 0; i < count; i++) buf[2 * i] = IoRecsReal(&recs, i, PF_X), buf[2 * i + 1] = IoRecsReal(&recs, i, PF_Y);
     PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
-    for (PetscInt i = 0; i < count; i++) buf[2 * i] = recs[i].xb, buf[2 * i + 1] = recs[i].yb;
+    /* the velocity: the solver's own, or (x_k - x_{k-1}) / h from the state one step
+       earlier, which is in the same id blocks, also sorted: merge by id             */
+    for (PetscInt i = 0, j = 0; i < count; i++) {
+      PetscReal vx = NAN, vy = NAN;
+      if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
+      else if (w->prev.rec && w->prevStep == s->step - 1) {
+        const PetscInt64 id = IoRecsId(&recs, i);
+        while (j < w->prev.n && IoRecsId(&w->prev, j) < id) j++;
+        if (j < w->prev.n && IoRecsId(&w->prev, j) == id) {
+          vx = (IoRecsReal(&recs, i, PF_X) - IoRecsReal(&w->prev, j, PF_X)) / s->prm.dt;
+          vy = (IoRecsReal(&recs, i, PF_Y) - IoRecsReal(&w->prev, j, PF_Y)) / s->prm.dt;
+        }
+      }
+      buf[2 * i] = vx, buf[2 * i + 1] = vy;
+    }
     PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
-    for (PetscInt i = 0; i < count; i++) buf[i] = recs[i].r;
+    for (PetscInt i = 0; i < count; i++) buf[i] = IoRecsReal(&recs, i, PF_R);
     PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, buf));
-    for (PetscInt i = 0; i < count; i++) ids[i] = (long long)recs[i].id;
+    for (PetscInt i = 0; i < count; i++) ids[i] = (long long)IoRecsId(&recs, i);
     PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
     PetscCall(PetscFree(buf));
   }
-  PetscCall(PetscFree(recs));
+  PetscCall(IoRecsDestroy(&recs));
+  PetscCall(IoRecsDestroy(&w->prev));
   PetscCall(FillRows(w, 0, f, oldmax, w->nmax)); /* earlier frames' new rows (N grew)    */
   PetscCall(FillRows(w, f, f + 1, total, w->nmax)); /* this frame's rows beyond its disks */
   { /* step, time, count: one element, written by rank 0 within a collective call */
@@ -561,7 +561,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->rad));
   PetscCallHDF5(comm, H5Dclose(w->idv));
   PetscCallHDF5(comm, H5Dclose(w->vel));
-  PetscCall(PetscFree(w->prev));
+  PetscCall(IoRecsDestroy(&w->prev));
   PetscCallHDF5(comm, H5Dclose(w->step));
   PetscCallHDF5(comm, H5Dclose(w->time));
   PetscCallHDF5(comm, H5Dclose(w->count));
@@ -581,8 +581,8 @@ PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s)
   PetscInt64 offset, total;
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
-  PetscCall(PetscFree(w->prev));
-  PetscCall(IdOrderGather(w->comm, &s->P, &w->prev, &w->nprev, &offset, &total));
+  PetscCall(IoRecsDestroy(&w->prev));
+  PetscCall(IdOrderGather(w->comm, &s->P, FIELD_SNAPSHOT, &w->prev, &offset, &total));
   w->prevStep = s->step;
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,6 +6,8 @@
  *   finish   summary, density map, and the last line `state-digest: <hex>`, a hash of
  *            every disk's (id, x, y) that is the same on any number of ranks.           */
 #include <throng/sim.h>
+#include <throng/report.h>
+#include <throng/pbd.h>
 #include <throng/errors.h>
 #include <throng/init.h>
 #include <throng/io.h>
@@ -39,6 +41,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   char           hex[33];
   PetscMPIInt    size;
   PetscReal      rss0, rss1;
+  SolverOps      solver;
 
   PetscFunctionBeginUser;
   PetscCall(ErrorsInstall());
@@ -63,11 +66,12 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(OutputPreflight(comm, &prm)); /* before any work: the files must fit */
   PetscCallMPI(MPI_Comm_size(comm, &size));
 
-  if (prm.solver == SOLVER_EDMD) { /* event-driven hard disks: a loop of its own */
+  PetscCall(SolverGetOps(comm, prm.solver, &solver));
+  if (solver.run) { /* a stepper with a loop of its own (edmd: event-driven hard disks) */
     PetscInt code;
     if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    PetscCall(EDMDRun(comm, &prm, &code));
+    PetscCall(solver.run(comm, &prm, &code));
     g_exit = (int)code;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -91,6 +95,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE, chk = prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   H5MDWriter      w;
   PetscInt        lastFrame = -1, lastChk = -1;
+  const char     *stop = NULL;
   PetscLogDouble  chkClock;
   PetscMPIInt     rank;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -123,7 +128,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (output && ((prm.outputEvery > 0 && (s.step + 1) % prm.outputEvery == 0) || s.step + 1 == prm.steps)) PetscCall(H5MDRememberPrevious(&w, &s));
     PetscCall(SolverStep(&s));
     if (s.step == nanStep) s.P.x[0] = NAN;
-    PetscCall(CrowdExits(&s));
+    PetscCall(SimModulesStepEnd(&s, &stop)); /* modules: a crowd's exits */
     PetscCall(TrajectoryWrite(&traj, &s));
     if (prm.overlapEvery > 0 && s.step % prm.overlapEvery == 0) { /* the summary's max_overlap */
       PetscReal ovl;
@@ -149,8 +154,8 @@ static PetscErrorCode Run(int *argc, char ***argv)
       break;
     }
     PetscCall(ReportProgress(&s, t0, step0, PETSC_FALSE));
-    if (s.crowd.on && s.crowd.remaining == 0) {
-      if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: every agent has left, at t = %g (step %" PetscInt_FMT ")\n", (double)s.time, s.step));
+    if (stop) {
+      if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: %s, at t = %g (step %" PetscInt_FMT ")\n", stop, (double)s.time, s.step));
       break;
     }
   }
@@ -179,8 +184,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
       rss0 = mem[1];
     }
     PetscCall(StateDigest(comm, &s.P, &dg));
-    const PetscInt64 expect = s.crowd.on ? s.crowd.remaining : s.prm.n; /* agents leave through exits */
-    PetscCheck(dg.n == expect, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, expect);
+    PetscCheck(dg.n == s.ndisks, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, s.ndisks); /* modules may remove disks (a crowd's exits) */
     if (prm.map && !prm.quiet) PetscCall(ReportMap(&s, 64, 24));
     PetscCall(PetscPrintf(comm, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt64_FMT "  ranks %d  wall %.3f s  %.4e particle-steps/s (%.4e per rank)\n", s.step, (double)s.time, dg.n, size, (double)el, el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el) : 0.0,
                           el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
@@ -195,11 +199,11 @@ static PetscErrorCode Run(int *argc, char ***argv)
       const PetscReal per = (PetscReal)size * (PetscReal)(s.step - step0);
       PetscCall(PetscPrintf(comm, "summary: halo: %.3g exchanges, %.4g bytes and %.3g messages sent per rank and step (means; rebins %" PetscInt_FMT ")\n", (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), s.rebins));
     }
-    PetscCall(BalanceReport(&s, output));
-    PetscCall(CrowdFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
+    PetscCall(BalanceReport(&s.bal, &s.prm, &s.dom, output));
+    PetscCall(SimModulesFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
     if (prm.n > 0)
       PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
-    PetscCall(CrowdDigest(&s, &dg)); /* the exits too: the crowd may have left */
+    PetscCall(SimModulesDigest(&s, &dg)); /* the modules' records: a crowd may have left */
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }

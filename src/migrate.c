@@ -8,8 +8,12 @@
  * position that is no longer finite (a blow-up); the ranks first agree on either by a
  * reduction, so all of them stop together with one message.
  *
+ * The records are those of the fields registered FIELD_MIGRATES (particles.c).
+ *
  * RouteToOwners is the general version for the initial condition, where disks are
- * created on any rank: an all-to-all through RouteRecords (idorder.c).              */
+ * created on any rank: an all-to-all through RouteRecords (idorder.c);
+ * RouteOwnedToOwners sends a rank's disks, with all their migrating fields, to the
+ * owners of a new partition (balance.c).                                            */
 #include <throng/migrate.h>
 #include <throng/idorder.h>
 #include <math.h>
@@ -32,9 +36,11 @@ PetscErrorCode MigratorDestroy(Migrator *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReserveRecs(ParticleRec **buf, PetscInt *cap, PetscInt m)
+/* Room for m records of w words (the contents are not kept). */
+static PetscErrorCode ReserveRecs(uint64_t **buf, PetscInt *cap, PetscInt m, PetscInt w)
 {
   PetscFunctionBeginUser;
+  m *= w;
   if (m <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
   m = PetscMax(m, *cap + *cap / 2);
   PetscCall(PetscFree(*buf));
@@ -45,8 +51,9 @@ static PetscErrorCode ReserveRecs(ParticleRec **buf, PetscInt *cap, PetscInt m)
 
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
 {
-  PetscInt  nout = 0, nin = 0, keep = 0;
-  int       bad[2] = {0, 0}; /* a disk jumped too far; a position is not finite */
+  const PetscInt w = ParticlesRecordWords(p, FIELD_MIGRATES);
+  PetscInt       nout = 0, nin = 0, keep = 0;
+  int            bad[2] = {0, 0}; /* a disk jumped too far; a position is not finite */
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.migrate, 0, 0, 0, 0));
@@ -81,7 +88,7 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 2, MPI_INT, MPI_MAX, d->comm));
   PetscCheck(!bad[1], d->comm, PETSC_ERR_FP, "a disk position is no longer a finite number: the time step -dt is far too large for the driver, or the driver diverges");
   PetscCheck(!bad[0], d->comm, PETSC_ERR_USER_INPUT, "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too large for the cells (or the driver too strong)");
-  PetscCall(ReserveRecs(&m->sbuf, &m->capS, nout));
+  PetscCall(ReserveRecs(&m->sbuf, &m->capS, nout, w));
   for (PetscMPIInt k = 0, o = 0; k < d->nnbr; k++) {
     m->sdispl[k] = o;
     o += m->scount[k];
@@ -90,16 +97,11 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     PetscMPIInt fill[8] = {0};
     for (PetscInt i = 0; i < p->n; i++) {
       if (m->dest[i] < 0) {
-        if (keep != i) {
-          p->x[keep]  = p->x[i];
-          p->y[keep]  = p->y[i];
-          p->r[keep]  = p->r[i];
-          p->id[keep] = p->id[i];
-        }
+        if (keep != i) ParticlesCopy(p, keep, i, PETSC_TRUE);
         keep++;
       } else {
         const PetscInt k = m->dest[i];
-        ParticlesGetRec(p, i, &m->sbuf[m->sdispl[k] + fill[k]++]);
+        ParticlesPack(p, FIELD_MIGRATES, i, m->sbuf + (size_t)w * (m->sdispl[k] + fill[k]++));
       }
     }
   }
@@ -109,11 +111,35 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     m->rdispl[k] = (PetscMPIInt)nin;
     nin += m->rcount[k];
   }
-  PetscCall(ReserveRecs(&m->rbuf, &m->capR, nin));
-  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, ParticleRecType(), m->rbuf, m->rcount, m->rdispl, ParticleRecType(), d->nbr));
-  PetscCall(ParticlesAppend(p, nin, m->rbuf));
+  PetscCall(ReserveRecs(&m->rbuf, &m->capR, nin, w));
+  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, ParticlesWordsType(w), m->rbuf, m->rcount, m->rdispl, ParticlesWordsType(w), d->nbr));
+  PetscCall(ParticlesAppendPacked(p, FIELD_MIGRATES, nin, m->rbuf));
   m->moved += nout;
   PetscCall(PetscLogEventEnd(THRONG_EV.migrate, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RouteOwnedToOwners(const Domain *d, Particles *p)
+{
+  const PetscInt w = ParticlesRecordWords(p, FIELD_MIGRATES), n = p->n;
+  PetscMPIInt   *dest;
+  uint64_t      *recs;
+  void          *in;
+  PetscInt       nin;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &dest, (size_t)w * n + 1, &recs));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt cx, cy;
+    DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
+    dest[i] = DomainOwnerOfCell(d, cx, cy);
+    ParticlesPack(p, FIELD_MIGRATES, i, recs + (size_t)w * i);
+  }
+  PetscCall(RouteRecords(d->comm, n, recs, 8 * (size_t)w, dest, &in, &nin));
+  PetscCall(PetscFree2(dest, recs));
+  p->n = p->ng = 0;
+  PetscCall(ParticlesAppendPacked(p, FIELD_MIGRATES, nin, (const uint64_t *)in));
+  PetscCall(PetscFree(in));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

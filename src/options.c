@@ -19,14 +19,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <throng/init.h>
-#include <petsctao.h>
+#include <throng/solver.h>
 #include <throng/geometry.h>
 
 static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
 static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
-const char *const        SolverKinds[]     = {"pbd", "pngs", "penalty", "pgs", "edmd", "SolverKind", "SOLVER_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
@@ -95,7 +94,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->csmAvoid         = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
   p->csmCorridor      = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
-  p->solver           = SOLVER_PBD;
+  PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
   p->rtol             = 1e-10;
   p->atol             = 1e-12;
   p->maxIt            = 1000;
@@ -352,6 +351,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
   PetscBool set, boxSet, regionSet, centerSet, nSet, tileSet, radiusSet, polySet, dtSet;
   Opt       o = {comm, NULL, p};
+  SolverOps solver;
 
   PetscFunctionBeginUser;
   PetscCall(ApplyScenario(comm));
@@ -375,7 +375,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptReal(&o, OPT_RUN, "-balance_threshold", "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); results are bitwise the same either way", &p->balance, NULL));
   PetscCall(OptInt(&o, OPT_RUN, "-balance_interval", "Rebinnings between two attempts to repartition", &p->balanceInterval, NULL));
   PetscCall(OptReal(&o, OPT_RUN, "-balance_cell_weight", "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", &p->balanceCell, NULL));
-  PetscCall(OptEnum(&o, OPT_PHYS, "-solver", "Time stepper: pbd (one sweep), pngs (sweeps to convergence), penalty (explicit Euler, seed 000 eq. 107), pgs (linearised, PETSc-assembled, seed 001 eq. 10), edmd (event-driven elastic hard disks, seed 003; -dt is then the reporting interval)", SolverKinds, 5, (int *)&p->solver));
+  PetscCall(SolverRegisterAll());
+  PetscCall(OptString(&o, OPT_PHYS, "-solver", SolverHelp(), p->solver, sizeof(p->solver), NULL));
+  PetscCall(SolverGetOps(comm, p->solver, &solver)); /* an unknown name: one error now */
   PetscCall(OptReal(&o, OPT_PHYS, "-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", &p->rtol, NULL));
   PetscCall(OptReal(&o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
   PetscCall(OptInt(&o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
@@ -484,7 +486,6 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0", (double)p->dt);
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
   PetscCheck(p->noise >= 0 && p->noise < 1e300, comm, PETSC_ERR_USER_INPUT, "-noise %.6g: the diffusion coefficient must be >= 0 and finite", (double)p->noise);
-  PetscCheck(!(p->noise > 0 && p->solver == SOLVER_EDMD), comm, PETSC_ERR_USER_INPUT, "-noise is a term of the time-stepped dynamics; -solver edmd has none");
   PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT, "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
   PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT, "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)", (double)p->balanceCell);
   PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0", p->balanceInterval);
@@ -498,9 +499,6 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0", (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
-  PetscCheck(p->solver != SOLVER_EDMD || !p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd runs hard disks in a box: it takes no -geometry");
-  PetscCheck(p->solver != SOLVER_EDMD || !p->restart[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
-  PetscCheck(p->solver != SOLVER_EDMD || p->nhalf == 0, comm, PETSC_ERR_USER_INPUT, "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
   PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)", (double)p->densH);
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
   PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
@@ -512,7 +510,6 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT, "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
   PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
   PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
-  PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
   PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
@@ -541,15 +538,9 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   }
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
-  if (p->solver == SOLVER_PGS && p->tao) { /* TAO reads its -tao_* options now: checked here, not unknown */
-    Tao tao;
-    PetscCall(TaoCreate(comm, &tao));
-    PetscCall(TaoSetType(tao, TAOTRON));
-    PetscCall(TaoSetFromOptions(tao));
-    PetscCall(TaoDestroy(&tao));
-  }
   if (p->active < 0) p->active = p->skin;
   PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
+  if (solver.check) PetscCall(solver.check(comm, p)); /* the stepper's own checks */
 
   if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell and by
                            the distance agents walk on beyond a door */
@@ -667,8 +658,10 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
   PetscCall(PetscPrintf(comm, "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT " seed=%" PetscInt64_FMT "\n", p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
   PetscCall(PetscPrintf(comm, "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n", (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
                         (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
-  if (p->solver == SOLVER_EDMD) PetscCall(PetscPrintf(comm, "throng: solver=edmd (event-driven; -dt is the reporting interval) kT=%g %s equilibrate=%g%s\n", (double)p->kT, p->periodic ? "periodic" : "walls", (double)p->equil, p->brute ? " brute-force prediction" : ""));
-  else if (p->solver == SOLVER_PENALTY) PetscCall(PetscPrintf(comm, "throng: solver=penalty penalty_gamma=%g\n", (double)p->penalty));
-  else if (p->solver != SOLVER_PBD) PetscCall(PetscPrintf(comm, "throng: solver=%s%s rtol=%g atol=%g max_it=%" PetscInt_FMT "%s\n", SolverKinds[p->solver], p->solver == SOLVER_PGS && p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt, p->solver == SOLVER_PGS ? " (linearised pairs with gap < -pgs_active)" : ""));
+  {
+    SolverOps ops;
+    PetscCall(SolverGetOps(comm, p->solver, &ops));
+    if (ops.view) PetscCall(ops.view(comm, p));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

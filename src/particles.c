@@ -1,18 +1,61 @@
-/* particles — structure-of-arrays storage of the disks a rank holds.
+/* particles — structure-of-arrays storage of the disks a rank holds, and the registry of
+ * per-disk fields.
  *
  * Owned disks occupy indices [0, n), ghost copies [n, n + ng).  Every per-disk array has
  * the same capacity, which grows geometrically (x1.5) and never shrinks, so the time
  * loop allocates nothing once the run has settled.  Arrays are kept sorted by local
  * cell (see cells.c): a sweep then streams through memory.
  *
- * Memory per disk: x, y, r, xb, yb (5 doubles), id (int64) and an 8-byte scratch slot
- * = 56 bytes, plus the sort keys in cells.c (8 bytes) and a share of the cell arrays.                       */
+ * The registry.  Each per-disk quantity is a field, declared once, as DMSwarm declares
+ * its fields: a name, a type (a real or a 64-bit integer: 8 bytes either way) and flags
+ * that say what the machinery does with it:
+ *   FIELD_OWNED       only owned disks have a value (storage is used for [0, n) only);
+ *   FIELD_MIGRATES    it travels with its disk when the disk changes owner (migrate.c,
+ *                     and the repartitions of balance.c);
+ *   FIELD_GHOSTED     it is copied onto the ghosts when the halo is built (halo.c);
+ *   FIELD_CHECKPOINT  it is a dataset of that name in a checkpoint, and restored from it
+ *                     (checkpoint.c, SimRestore);
+ *   FIELD_SNAPSHOT    it is gathered in id order for the snapshot writers (io_h5md.c).
+ * Reserve, reordering (the cell sort), compaction (disks that leave) and every record
+ * that crosses ranks or reaches a file iterate over the registry, so a new per-disk
+ * quantity is one ParticlesRegisterField call plus the code that computes it.
+ *
+ * The core fields id, x, y, r (migrating, ghosted, checkpointed, in snapshots) and xb, yb
+ * (the position at the last binning: owned, checkpointed, since an exact restart needs
+ * the cells of the original run) are registered first, in that order.  Hot loops use
+ * the aliases p->x, ..., which ParticlesReserve keeps equal to the fields' arrays.
+ *
+ * Records are arrays of 8-byte words, one per field of a flag mask, in registration
+ * order; they are copied bytewise (memcpy), so integers and reals pass unchanged.
+ *
+ * Memory per disk: the six core fields (48 bytes) and an 8-byte scratch slot = 56 bytes,
+ * plus the sort keys in cells.c (8 bytes) and a share of the cell arrays.               */
 #include <throng/particles.h>
+#include <string.h>
+
+static void SyncAliases(Particles *p)
+{
+  p->id = (PetscInt64 *)p->field[PF_ID].data;
+  p->x  = (PetscReal *)p->field[PF_X].data;
+  p->y  = (PetscReal *)p->field[PF_Y].data;
+  p->r  = (PetscReal *)p->field[PF_R].data;
+  p->xb = (PetscReal *)p->field[PF_XB].data;
+  p->yb = (PetscReal *)p->field[PF_YB].data;
+}
 
 PetscErrorCode ParticlesCreate(Particles *p, PetscInt cap)
 {
+  const unsigned core = FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT;
+  PetscInt       k;
+
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCall(ParticlesRegisterField(p, "id", FIELD_INT64, core, &k));
+  PetscCall(ParticlesRegisterField(p, "x", FIELD_REAL, core, &k));
+  PetscCall(ParticlesRegisterField(p, "y", FIELD_REAL, core, &k));
+  PetscCall(ParticlesRegisterField(p, "r", FIELD_REAL, core, &k));
+  PetscCall(ParticlesRegisterField(p, "xb", FIELD_REAL, FIELD_OWNED | FIELD_CHECKPOINT, &k));
+  PetscCall(ParticlesRegisterField(p, "yb", FIELD_REAL, FIELD_OWNED | FIELD_CHECKPOINT, &k));
   PetscCall(ParticlesReserve(p, PetscMax(cap, 16)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -20,23 +63,19 @@ PetscErrorCode ParticlesCreate(Particles *p, PetscInt cap)
 PetscErrorCode ParticlesDestroy(Particles *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(p->x));
-  PetscCall(PetscFree(p->y));
-  PetscCall(PetscFree(p->r));
-  PetscCall(PetscFree(p->id));
-  PetscCall(PetscFree(p->xb));
-  PetscCall(PetscFree(p->yb));
+  for (PetscInt k = 0; k < p->nfield; k++) PetscCall(PetscFree(p->field[k].data));
   PetscCall(PetscFree(p->scratch));
-  p->n = p->ng = p->cap = 0;
+  p->n = p->ng = p->cap = p->nfield = 0;
+  SyncAliases(p);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Grow(void **a, size_t elem, PetscInt used, PetscInt cap)
+static PetscErrorCode Grow(void **a, PetscInt used, PetscInt cap)
 {
   void *b;
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc(elem * (size_t)cap, &b));
-  if (*a && used) PetscCall(PetscMemcpy(b, *a, elem * (size_t)used));
+  PetscCall(PetscMalloc(8 * (size_t)cap, &b));
+  if (*a && used) PetscCall(PetscMemcpy(b, *a, 8 * (size_t)used));
   PetscCall(PetscFree(*a));
   *a = b;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -44,78 +83,122 @@ static PetscErrorCode Grow(void **a, size_t elem, PetscInt used, PetscInt cap)
 
 PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
 {
-  PetscInt used = p->n + p->ng;
   PetscFunctionBeginUser;
   if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
   cap = PetscMax(cap, p->cap + p->cap / 2);
-  PetscCall(Grow((void **)&p->x, sizeof(PetscReal), used, cap));
-  PetscCall(Grow((void **)&p->y, sizeof(PetscReal), used, cap));
-  PetscCall(Grow((void **)&p->r, sizeof(PetscReal), used, cap));
-  PetscCall(Grow((void **)&p->id, sizeof(PetscInt64), used, cap));
-  PetscCall(Grow((void **)&p->xb, sizeof(PetscReal), p->n, cap));
-  PetscCall(Grow((void **)&p->yb, sizeof(PetscReal), p->n, cap));
-  PetscCall(Grow(&p->scratch, 8, 0, cap));
+  for (PetscInt k = 0; k < p->nfield; k++) PetscCall(Grow(&p->field[k].data, p->field[k].flags & FIELD_OWNED ? p->n : p->n + p->ng, cap));
+  PetscCall(Grow(&p->scratch, 0, cap));
   p->cap = cap;
+  SyncAliases(p);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void ParticlesGetRec(const Particles *p, PetscInt i, ParticleRec *rec)
+PetscErrorCode ParticlesRegisterField(Particles *p, const char *name, FieldType type, unsigned flags, PetscInt *k)
 {
-  rec->x  = p->x[i];
-  rec->y  = p->y[i];
-  rec->r  = p->r[i];
-  rec->id = p->id[i];
+  Field *f;
+
+  PetscFunctionBeginUser;
+  PetscCheck(ParticlesFindField(p, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "per-disk field '%s' is registered twice", name);
+  PetscCheck(p->nfield < PARTICLES_MAX_FIELDS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d per-disk fields", PARTICLES_MAX_FIELDS);
+  PetscCheck(strlen(name) < sizeof(f->name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "per-disk field name '%s' is too long", name);
+  PetscCheck(!(flags & FIELD_OWNED) || !(flags & FIELD_GHOSTED), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "per-disk field '%s' cannot be both owned-only and ghosted", name);
+  f = &p->field[p->nfield];
+  PetscCall(PetscStrncpy(f->name, name, sizeof(f->name)));
+  f->type  = type;
+  f->flags = flags;
+  f->data  = NULL;
+  if (p->cap) PetscCall(PetscCalloc(8 * (size_t)p->cap, &f->data));
+  *k = p->nfield++;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void ParticlesSetRec(Particles *p, PetscInt i, const ParticleRec *rec)
+PetscInt ParticlesFindField(const Particles *p, const char *name)
 {
-  p->x[i]  = rec->x;
-  p->y[i]  = rec->y;
-  p->r[i]  = rec->r;
-  p->id[i] = rec->id;
+  for (PetscInt k = 0; k < p->nfield; k++)
+    if (!strcmp(p->field[k].name, name)) return k;
+  return -1;
 }
 
-/* Append owned disks (ghosts must have been dropped). */
+PetscInt ParticlesRecordWords(const Particles *p, unsigned mask)
+{
+  PetscInt w = 0;
+  for (PetscInt k = 0; k < p->nfield; k++) w += (p->field[k].flags & mask) != 0;
+  return w;
+}
+
+void ParticlesPack(const Particles *p, unsigned mask, PetscInt i, uint64_t *rec)
+{
+  for (PetscInt k = 0; k < p->nfield; k++)
+    if (p->field[k].flags & mask) memcpy(rec++, (const char *)p->field[k].data + 8 * (size_t)i, 8);
+}
+
+void ParticlesUnpack(Particles *p, unsigned mask, PetscInt i, const uint64_t *rec)
+{
+  for (PetscInt k = 0; k < p->nfield; k++) {
+    char *dst = (char *)p->field[k].data + 8 * (size_t)i;
+    if (p->field[k].flags & mask) memcpy(dst, rec++, 8);
+    else memset(dst, 0, 8);
+  }
+}
+
+PetscErrorCode ParticlesAppendPacked(Particles *p, unsigned mask, PetscInt count, const uint64_t *recs)
+{
+  const PetscInt w = ParticlesRecordWords(p, mask);
+  PetscFunctionBeginUser;
+  PetscCheck(p->ng == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "append with %" PetscInt_FMT " ghosts present", p->ng);
+  PetscCall(ParticlesReserve(p, p->n + count));
+  for (PetscInt k = 0; k < count; k++) ParticlesUnpack(p, mask, p->n + k, recs + (size_t)w * k);
+  p->n += count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ParticlesAppend(Particles *p, PetscInt count, const ParticleRec *recs)
 {
   PetscFunctionBeginUser;
   PetscCheck(p->ng == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "append with %" PetscInt_FMT " ghosts present", p->ng);
   PetscCall(ParticlesReserve(p, p->n + count));
-  for (PetscInt k = 0; k < count; k++) ParticlesSetRec(p, p->n + k, &recs[k]);
+  for (PetscInt k = 0; k < count; k++) {
+    const PetscInt i = p->n + k;
+    for (PetscInt f = PF_NCORE; f < p->nfield; f++) memset((char *)p->field[f].data + 8 * (size_t)i, 0, 8);
+    p->x[i] = recs[k].x, p->y[i] = recs[k].y, p->r[i] = recs[k].r, p->id[i] = recs[k].id;
+    p->xb[i] = p->yb[i] = 0;
+  }
   p->n += count;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void ParticlesCopy(Particles *p, PetscInt dst, PetscInt src, PetscBool owned)
+{
+  for (PetscInt k = 0; k < p->nfield; k++)
+    if (owned || !(p->field[k].flags & FIELD_OWNED)) memcpy((char *)p->field[k].data + 8 * (size_t)dst, (const char *)p->field[k].data + 8 * (size_t)src, 8);
+}
+
 /* Gather entries [offset, offset + m): new entry k is old entry offset + src[k].
    The scratch array makes this allocation-free. */
-#define GATHER(T, a) \
-  do { \
-    T *tmp_ = (T *)p->scratch; \
-    for (PetscInt k = 0; k < m; k++) tmp_[k] = (a)[offset + src[k]]; \
-    PetscCall(PetscArraycpy((a) + offset, tmp_, m)); \
-  } while (0)
-
-PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool withBin)
+PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned, PetscBool withBin)
 {
+  uint64_t *tmp = (uint64_t *)p->scratch;
   PetscFunctionBeginUser;
   PetscCheck(offset + m <= p->cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gather beyond capacity");
-  GATHER(PetscReal, p->x);
-  GATHER(PetscReal, p->y);
-  GATHER(PetscReal, p->r);
-  GATHER(PetscInt64, p->id);
-  if (withBin) {
-    GATHER(PetscReal, p->xb);
-    GATHER(PetscReal, p->yb);
+  for (PetscInt f = 0; f < p->nfield; f++) {
+    uint64_t *a = (uint64_t *)p->field[f].data + offset;
+    if (!owned && (p->field[f].flags & FIELD_OWNED)) continue;
+    if (!withBin && (f == PF_XB || f == PF_YB)) continue;
+    for (PetscInt k = 0; k < m; k++) tmp[k] = a[src[k]];
+    PetscCall(PetscArraycpy(a, tmp, m));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MPI_Datatype ParticleRecType(void)
+MPI_Datatype ParticlesWordsType(PetscInt words)
 {
-  static MPI_Datatype t = MPI_DATATYPE_NULL;
-  if (t == MPI_DATATYPE_NULL) { /* committed once, freed by MPI_Finalize */
-    MPI_Type_contiguous((int)sizeof(ParticleRec), MPI_BYTE, &t);
-    MPI_Type_commit(&t);
+  static MPI_Datatype t[PARTICLES_MAX_FIELDS + 1]; /* committed once, freed by MPI_Finalize */
+  static PetscBool    made[PARTICLES_MAX_FIELDS + 1];
+  if (words < 1 || words > PARTICLES_MAX_FIELDS) return MPI_DATATYPE_NULL;
+  if (!made[words]) {
+    MPI_Type_contiguous((int)(8 * words), MPI_BYTE, &t[words]);
+    MPI_Type_commit(&t[words]);
+    made[words] = PETSC_TRUE;
   }
-  return t;
+  return t[words];
 }

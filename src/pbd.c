@@ -38,6 +38,7 @@
  * sweep touching each disk's ~6 candidates, one reduction for the displacement check,
  * and 2 x 4 neighbour exchanges of the ghost positions.                                      */
 #include <throng/sim.h>
+#include <throng/pbd.h>
 #include <throng/project.h>
 
 static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x, PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id, const Walls *wl, const char *wallMask)
@@ -101,7 +102,7 @@ PetscErrorCode PBDSweep(Sim *s)
     for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
       for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
     PetscCall(PetscTime(&b1));
-    s->bal.busy += b1 - b0; /* work without the waits, for the balance records */
+    s->busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
     if (d->size > 1) {
       PetscCall(HaloReverse(d, &s->P, &s->halo));
@@ -144,7 +145,7 @@ PetscErrorCode PBDPredict(Sim *s)
   PetscCall(PetscTime(&b0));
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
   PetscCall(PetscTime(&b1));
-  s->bal.busy += b1 - b0;
+  s->busy += b1 - b0;
   d2[2] = s->control; /* requests (signals, wall clock) ride on the same reduction */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
   s->control = d2[2];
@@ -156,7 +157,7 @@ PetscErrorCode PBDPredict(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PBDStep(Sim *s)
+static PetscErrorCode PBDStep(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(PBDPredict(s));
@@ -164,8 +165,6 @@ PetscErrorCode PBDStep(Sim *s)
   s->sol.iterations++;
   s->sol.lastIts = 1;
   s->sol.maxIts  = 1;
-  s->step++;
-  s->time = s->prm.dt * (PetscReal)s->step;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,7 +174,7 @@ PetscErrorCode PBDStep(Sim *s)
    whether to stop, the last whether to rebin before the next sweep, so that every
    sweep is exact (all constraints, see above) and the result stays independent of
    the rank count.                                                                     */
-PetscErrorCode PNGSStep(Sim *s)
+static PetscErrorCode PNGSStep(Sim *s)
 {
   Particles   *p  = &s->P;
   SolverStats *st = &s->sol;
@@ -207,8 +206,6 @@ PetscErrorCode PNGSStep(Sim *s)
   st->lastResidual = m[0];
   st->maxResidual  = PetscMax(st->maxResidual, m[0]);
   if (!(m[0] <= s->prm.atol + s->prm.rtol * m[1])) st->unconverged++;
-  s->step++;
-  s->time = s->prm.dt * (PetscReal)s->step;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -259,5 +256,43 @@ PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsw
   }
   s->sweepDisp = 0;
   *nsweeps     = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PNGSView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "throng: solver=pngs rtol=%g atol=%g max_it=%" PetscInt_FMT "\n", (double)p->rtol, (double)p->atol, p->maxIt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PNGSMonitor(Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " sweeps %" PetscInt_FMT " change %.3e\n", s->step, s->sol.lastIts, (double)s->sol.lastResidual));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PNGSReport(Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(s->dom.comm, "  max_change %.3e  unconverged %" PetscInt_FMT, (double)s->sol.maxResidual, s->sol.unconverged));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverCreate_PBD(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->step = PBDStep;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverCreate_PNGS(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->step    = PNGSStep;
+  ops->view    = PNGSView;
+  ops->monitor = PNGSMonitor;
+  ops->report  = PNGSReport;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,10 +25,11 @@
  * reverse exchange is needed (each pair is evaluated from both sides); the ghosts are
  * refreshed, or the disks rebinned, after the update (PBDSettle).                     */
 #include <throng/sim.h>
+#include <throng/pbd.h>
 #include <throng/geometry.h>
 #include <throng/project.h>
 
-PetscErrorCode PenaltyStep(Sim *s)
+static PetscErrorCode PenaltyStep(Sim *s)
 {
   Particles      *p = &s->P;
   const Domain   *d = &s->dom;
@@ -91,7 +92,28 @@ PetscErrorCode PenaltyStep(Sim *s)
   st->iterations++;
   st->lastIts = 1;
   st->maxIts  = 1;
-  s->step++;
-  s->time = s->prm.dt * (PetscReal)s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PenaltyCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PenaltyView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "throng: solver=penalty penalty_gamma=%g\n", (double)p->penalty));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverCreate_Penalty(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->step  = PenaltyStep;
+  ops->check = PenaltyCheck;
+  ops->view  = PenaltyView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

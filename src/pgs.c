@@ -48,6 +48,7 @@
  * unique always, being a projection onto a convex set), so trajectories agree to about
  * rtol; the tests check agreement, not identity.                                     */
 #include <throng/sim.h>
+#include <throng/pbd.h>
 #include <petsctao.h>
 #include <throng/geometry.h>
 #include <throng/project.h>
@@ -243,7 +244,7 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PGSStep(Sim *s)
+static PetscErrorCode PGSStep(Sim *s)
 {
   MPI_Comm     comm = s->dom.comm;
   Particles   *p    = &s->P;
@@ -360,7 +361,55 @@ PetscErrorCode PGSStep(Sim *s)
   st->maxGap       = PetscMax(st->maxGap, gap);
   st->lastRows     = total;
   st->maxRows      = PetscMax(st->maxRows, total);
-  s->step++;
-  s->time = s->prm.dt * (PetscReal)s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TAO reads its -tao_* options now: checked at set-up, and not left unused */
+static PetscErrorCode PGSCheck(MPI_Comm comm, Params *p)
+{
+  Tao tao;
+  PetscFunctionBeginUser;
+  if (!p->tao) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoCreate(comm, &tao));
+  PetscCall(TaoSetType(tao, TAOTRON));
+  PetscCall(TaoSetFromOptions(tao));
+  PetscCall(TaoDestroy(&tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PGSView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm, "throng: solver=pgs%s rtol=%g atol=%g max_it=%" PetscInt_FMT " (linearised pairs with gap < -pgs_active)\n", p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PGSMonitor(Sim *s)
+{
+  const SolverStats *st = &s->sol;
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " its %" PetscInt_FMT " rows %" PetscInt64_FMT " residual %.3e gap %.3e\n", s->step, st->lastIts, st->lastRows, (double)st->lastResidual, (double)st->lastGap));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PGSReport(Sim *s)
+{
+  const SolverStats *st = &s->sol;
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(s->dom.comm, "  max_residual %.3e  max_gap %.3e  max_rows %" PetscInt64_FMT "  unconverged %" PetscInt_FMT, (double)st->maxResidual, (double)st->maxGap, st->maxRows, st->unconverged));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *PGSVariant(const Params *p) { return p->tao ? "/tao" : ""; }
+
+PetscErrorCode SolverCreate_PGS(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->step    = PGSStep;
+  ops->check   = PGSCheck;
+  ops->view    = PGSView;
+  ops->monitor = PGSMonitor;
+  ops->report  = PGSReport;
+  ops->variant = PGSVariant;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

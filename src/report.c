@@ -6,7 +6,7 @@
  * summary reports the largest overlap of these samples, so a quiet run can still be
  * checked for it.  (A quiet run without -progress measures only at the end: ten passes
  * over the pairs would cost a benchmark of 200 steps 5 %.)                             */
-#include <throng/sim.h>
+#include <throng/report.h>
 #include <string.h>
 #include <stdlib.h>
 

@@ -8,6 +8,7 @@
  * over the candidate pairs of the current binning, which are all the pairs that can
  * overlap while the displacement check of pbd.c holds.                                  */
 #include <throng/sim.h>
+#include <throng/pbd.h>
 #include <throng/init.h>
 #include <throng/idorder.h>
 
@@ -38,16 +39,28 @@ PetscErrorCode SimRegisterEvents(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The initial-site filter of the first module that has one. */
+static PetscBool SiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
+{
+  const Sim *s = (const Sim *)ctx;
+  for (PetscInt k = 0; k < s->nmod; k++)
+    if (s->mod[k].siteOK) return s->mod[k].siteOK(s, s->mod[k].ctx, x, y, margin);
+  return PETSC_TRUE;
+}
+
 PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
 {
+  PetscBool filter = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscCall(SimSetUp(comm, prm, s));
-  PetscCall(InitParticles(prm, &s->dom, &s->P, s->crowd.on ? CrowdSiteOK : NULL, s));
+  for (PetscInt k = 0; k < s->nmod; k++) filter = filter || s->mod[k].siteOK;
+  PetscCall(InitParticles(prm, &s->dom, &s->P, filter ? SiteOK : NULL, s));
   PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
   PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
+  s->ndisks = s->idPrint.n;
   PetscCall(SimRebin(s));
   s->rebins = 0;
-  PetscCall(CrowdCheckAgents(s));
+  SIM_MODULES_CALL(s, created);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -59,14 +72,16 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->rmax = InitRadiusMax(prm);
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
+  PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
   PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));
   PetscCall(MigratorCreate(&s->dom, &s->mig));
   PetscCall(DriverSetUp(prm, &s->drv));
-  PetscCall(CrowdSetUp(s));
-  PetscCall(WallsSetUp(prm, s->crowd.geom.nwall, s->crowd.geom.wall, s->crowd.geom.wallNormal, &s->walls));
+  if (prm->geometry[0]) PetscCall(GeometryRead(comm, prm->geometry, prm->walk, &s->geom));
+  PetscCall(SimModulesSetUp(s)); /* before the walls: a module may add some (door jambs) */
+  PetscCall(WallsSetUp(prm, s->geom.nwall, s->geom.wall, s->geom.wallNormal, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -76,7 +91,10 @@ PetscErrorCode SimDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(SolverDestroy(s));
-  PetscCall(CrowdDestroy(s));
+  for (PetscInt k = s->nmod - 1; k >= 0; k--)
+    if (s->mod[k].destroy) PetscCall(s->mod[k].destroy(s, s->mod[k].ctx));
+  s->nmod = 0;
+  PetscCall(GeometryDestroy(&s->geom));
   PetscCall(MigratorDestroy(&s->mig));
   PetscCall(HaloDestroy(&s->halo));
   PetscCall(CellsDestroy(&s->cells));
@@ -113,57 +131,93 @@ static PetscErrorCode BinAndGhost(Sim *s, PetscBool atBin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SimRestore(Sim *s, PetscInt count, const IoRec *recs, PetscInt step, PetscReal time)
+PetscErrorCode SimRestore(Sim *s, const IoRecs *recs, PetscInt step, PetscReal time)
 {
   PetscMPIInt *dest;
   void        *out;
   PetscInt     m;
-  IoRec       *r;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(count + 1, &dest));
-  for (PetscInt i = 0; i < count; i++) {
+  PetscCheck(recs->mask == FIELD_CHECKPOINT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "restore from records of the checkpointed fields only");
+  PetscCall(PetscMalloc1(recs->n + 1, &dest));
+  for (PetscInt i = 0; i < recs->n; i++) {
     PetscInt cx, cy;
-    DomainCellOf(&s->dom, recs[i].xb, recs[i].yb, &cx, &cy);
+    DomainCellOf(&s->dom, IoRecsReal(recs, i, PF_XB), IoRecsReal(recs, i, PF_YB), &cx, &cy);
     dest[i] = DomainOwnerOfCell(&s->dom, cx, cy);
   }
-  PetscCall(RouteRecords(s->dom.comm, count, recs, sizeof(IoRec), dest, &out, &m));
+  PetscCall(RouteRecords(s->dom.comm, recs->n, recs->rec, 8 * (size_t)recs->words, dest, &out, &m));
   PetscCall(PetscFree(dest));
-  r = (IoRec *)out;
   s->P.n = s->P.ng = 0;
-  PetscCall(ParticlesReserve(&s->P, m));
-  for (PetscInt i = 0; i < m; i++) {
-    s->P.id[i] = r[i].id;
-    s->P.x[i]  = r[i].x;
-    s->P.y[i]  = r[i].y;
-    s->P.r[i]  = r[i].r;
-    s->P.xb[i] = r[i].xb;
-    s->P.yb[i] = r[i].yb;
-  }
-  s->P.n = m;
+  PetscCall(ParticlesAppendPacked(&s->P, FIELD_CHECKPOINT, m, (const uint64_t *)out));
   PetscCall(PetscFree(out));
   PetscCall(BinAndGhost(s, PETSC_TRUE));
   PetscCall(IdFingerprint(s->dom.comm, &s->P, &s->idPrint));
   s->prm.n = s->idPrint.n;
   s->step  = step;
   s->time  = time;
-  s->crowd.remaining = s->idPrint.n;
-  if (!s->crowd.total) s->crowd.total = s->idPrint.n; /* else: from the checkpoint's crowd records */
-  PetscCall(CrowdSensorsMark(s));
-  PetscCall(CrowdRebinned(s));
+  s->ndisks = s->idPrint.n;
+  SIM_MODULES_CALL(s, restored);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The domain takes the grid p and the cuts (cx, cy): new local grid, cells, wall mask,
+   and with a new grid new neighbours, halo and migrator (their counters kept); every
+   owned disk goes to its new owner (the ghosts are gone: this runs inside a rebinning). */
+static PetscErrorCode Repartition(Sim *s, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
+{
+  Particles     *pa = &s->P;
+  PetscInt       n = pa->n, kept = 0;
+  const PetscBool regrid = p[0] != s->dom.p[0] || p[1] != s->dom.p[1] ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(DomainSetGrid(&s->dom, p, cx, cy));
+  if (regrid) {
+    const Halo     h = s->halo;
+    const PetscInt64 moved = s->mig.moved;
+    PetscCall(HaloDestroy(&s->halo));
+    PetscCall(HaloCreate(&s->dom, &s->halo));
+    s->halo.exchanges = h.exchanges, s->halo.bytes = h.bytes, s->halo.messages = h.messages;
+    PetscCall(MigratorDestroy(&s->mig));
+    PetscCall(MigratorCreate(&s->dom, &s->mig));
+    s->mig.moved = moved;
+  }
+  PetscCall(CellsDestroy(&s->cells));
+  PetscCall(CellsCreate(&s->dom, &s->cells));
+  PetscCall(PetscFree(s->wallMask));
+  PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
+  PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, s->prm.skin, s->wallMask));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt cxi, cyi;
+    DomainCellOf(&s->dom, pa->x[i], pa->y[i], &cxi, &cyi);
+    kept += DomainOwnerOfCell(&s->dom, cxi, cyi) == s->dom.rank;
+  }
+  s->bal.routed += n - kept;
+  PetscCall(RouteOwnedToOwners(&s->dom, pa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(CrowdSensorsAdvance(s)); /* before migration separates agents from their marks */
+  SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
-  PetscCall(SimBalance(s)); /* may move the block borders and the disks with them */
+  { /* the balancer may ask for new block borders: then the disks move with them */
+    PetscBool   repartition;
+    PetscMPIInt p[2];
+    PetscInt   *cx, *cy;
+    PetscCall(PetscLogEventBegin(THRONG_EV.balance, 0, 0, 0, 0));
+    PetscCall(BalanceCheck(&s->bal, &s->prm, &s->dom, &s->P, s->busy, s->step, s->time, &repartition, p, &cx, &cy));
+    s->busy = 0;
+    if (repartition) {
+      PetscCall(Repartition(s, p, cx, cy));
+      PetscCall(PetscFree2(cx, cy));
+    }
+    PetscCall(PetscLogEventEnd(THRONG_EV.balance, 0, 0, 0, 0));
+  }
   PetscCall(SimCheckConservation(s));
   PetscCall(BinAndGhost(s, PETSC_FALSE));
-  PetscCall(CrowdSensorsMark(s));
-  PetscCall(CrowdRebinned(s));
+  SIM_MODULES_CALL(s, afterRebin);
   s->rebins++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

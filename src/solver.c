@@ -15,6 +15,12 @@
  * on any number of ranks (their stopping decisions are max-reductions); pgs depends on the
  * rank count within its tolerance (pgs.c says why).
  *
+ * The registry.  Each stepper is a file with a create function that fills a SolverOps
+ * (solver.h): step (or run, for a stepper with a loop of its own: edmd), and optionally
+ * check, view, monitor and report.  SolverRegisterAll adds the built-in ones by name to
+ * a PetscFunctionList, as PETSc registers its own types; -solver NAME looks the name up.
+ * A new stepper is one file and one SolverRegister line.
+ *
  * Work, the x-axis of seed 000's precision-work diagrams, is counted in single-constraint
  * evaluations: candidate pairs visited by a sweep (pbd: one sweep; pngs: each sweep),
  * pair and wall terms (penalty: each pair from both sides), candidate tests plus one
@@ -22,34 +28,63 @@
  * step, with iterations, residuals and gaps; -solver_monitor prints them every step.  */
 #include <throng/sim.h>
 
+static PetscFunctionList solverList = NULL;
+static char              solverHelp[1024] = "Time stepper:";
+static char              solverNames[256] = "";
+
+PetscErrorCode SolverRegister(const char *name, const char *help, PetscErrorCode (*create)(SolverOps *))
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListAdd(&solverList, name, create));
+  PetscCall(PetscStrlcat(solverHelp, solverNames[0] ? ", " : " ", sizeof(solverHelp)));
+  PetscCall(PetscStrlcat(solverHelp, name, sizeof(solverHelp)));
+  PetscCall(PetscStrlcat(solverHelp, " (", sizeof(solverHelp)));
+  PetscCall(PetscStrlcat(solverHelp, help, sizeof(solverHelp)));
+  PetscCall(PetscStrlcat(solverHelp, ")", sizeof(solverHelp)));
+  PetscCall(PetscStrlcat(solverNames, solverNames[0] ? ", " : "", sizeof(solverNames)));
+  PetscCall(PetscStrlcat(solverNames, name, sizeof(solverNames)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverRegisterAll(void)
+{
+  static PetscBool done = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  done = PETSC_TRUE;
+  PetscCall(SolverRegister("pbd", "one sweep", SolverCreate_PBD));
+  PetscCall(SolverRegister("pngs", "sweeps to convergence", SolverCreate_PNGS));
+  PetscCall(SolverRegister("penalty", "explicit Euler, seed 000 eq. 107", SolverCreate_Penalty));
+  PetscCall(SolverRegister("pgs", "linearised, PETSc-assembled, seed 001 eq. 10", SolverCreate_PGS));
+  PetscCall(SolverRegister("edmd", "event-driven elastic hard disks, seed 003; -dt is then the reporting interval", SolverCreate_EDMD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *SolverHelp(void) { return solverHelp; }
+
+PetscErrorCode SolverGetOps(MPI_Comm comm, const char *name, SolverOps *ops)
+{
+  PetscErrorCode (*create)(SolverOps *) = NULL;
+  PetscFunctionBeginUser;
+  PetscCall(SolverRegisterAll());
+  PetscCall(PetscFunctionListFind(solverList, name, &create));
+  PetscCheck(create, comm, PETSC_ERR_USER_INPUT, "Unknown option %s for -solver: the solvers are %s", name, solverNames);
+  PetscCall(PetscMemzero(ops, sizeof(*ops)));
+  PetscCall(create(ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SolverStep(Sim *s)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < s->prm.nsched; k++) /* the field of a piecewise-constant schedule */
     if (s->time >= s->prm.sched[3 * k]) s->drv.g[0] = s->prm.sched[3 * k + 1], s->drv.g[1] = s->prm.sched[3 * k + 2];
   s->drv.step = s->step; /* the noise's draw of this step */
-  switch (s->prm.solver) {
-  case SOLVER_PBD:
-    PetscCall(PBDStep(s));
-    break;
-  case SOLVER_PNGS:
-    PetscCall(PNGSStep(s));
-    break;
-  case SOLVER_PENALTY:
-    PetscCall(PenaltyStep(s));
-    break;
-  case SOLVER_PGS:
-    PetscCall(PGSStep(s));
-    break;
-  case SOLVER_EDMD: /* not a time stepper of this loop: edmd_run.c has its own */
-    SETERRQ(s->dom.comm, PETSC_ERR_PLIB, "-solver edmd reached the PBD loop");
-  }
-  if (s->prm.monitor) {
-    const SolverStats *st = &s->sol;
-    if (s->prm.solver == SOLVER_PGS)
-      PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " its %" PetscInt_FMT " rows %" PetscInt64_FMT " residual %.3e gap %.3e\n", s->step, st->lastIts, st->lastRows, (double)st->lastResidual, (double)st->lastGap));
-    else if (s->prm.solver == SOLVER_PNGS) PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " sweeps %" PetscInt_FMT " change %.3e\n", s->step, st->lastIts, (double)st->lastResidual));
-  }
+  PetscCheck(s->ops.step, s->dom.comm, PETSC_ERR_PLIB, "-solver %s has no step of the time loop", s->prm.solver);
+  PetscCall(s->ops.step(s));
+  s->step++; /* the clock of every stepper, here only */
+  s->time = s->prm.dt * (PetscReal)s->step;
+  if (s->prm.monitor && s->ops.monitor) PetscCall(s->ops.monitor(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -61,10 +96,9 @@ PetscErrorCode SolverReport(Sim *s)
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, w, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
-  PetscCall(PetscPrintf(s->dom.comm, "summary: solver %s%s  work %.6e constraint evaluations (%.4e per step)  iterations %" PetscInt64_FMT " (max %" PetscInt_FMT " per step)", SolverKinds[s->prm.solver], s->prm.solver == SOLVER_PGS && s->prm.tao ? "/tao" : "",
+  PetscCall(PetscPrintf(s->dom.comm, "summary: solver %s%s  work %.6e constraint evaluations (%.4e per step)  iterations %" PetscInt64_FMT " (max %" PetscInt_FMT " per step)", s->prm.solver, s->ops.variant ? s->ops.variant(&s->prm) : "",
                         (double)(w[0] + w[1]), (double)((PetscReal)(w[0] + w[1]) / steps), st->iterations, st->maxIts));
-  if (s->prm.solver == SOLVER_PNGS) PetscCall(PetscPrintf(s->dom.comm, "  max_change %.3e  unconverged %" PetscInt_FMT, (double)st->maxResidual, st->unconverged));
-  if (s->prm.solver == SOLVER_PGS) PetscCall(PetscPrintf(s->dom.comm, "  max_residual %.3e  max_gap %.3e  max_rows %" PetscInt64_FMT "  unconverged %" PetscInt_FMT, (double)st->maxResidual, (double)st->maxGap, st->maxRows, st->unconverged));
+  if (s->ops.report) PetscCall(s->ops.report(s));
   PetscCall(PetscPrintf(s->dom.comm, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

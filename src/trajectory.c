@@ -17,7 +17,7 @@
  * rows.  A restart reopens the file and drops the rows of frames after the checkpoint's
  * step (the frame column is sorted: a binary search finds where they start); the frames
  * up to it were written before the checkpoint was.                                     */
-#include <throng/io.h>
+#include <throng/crowd.h>
 #include <throng/idorder.h>
 #include <string.h>
 #include <math.h>
@@ -49,7 +49,7 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   t->comm = comm;
   t->file = t->ds = t->dxpl = -1;
   if (!prm->traj[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(s->crowd.on, comm, PETSC_ERR_USER_INPUT, "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
+  PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT, "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
   PetscCall(TrajectoryStride(comm, prm, &t->stride));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (prm->restart[0] && !rank) {
@@ -117,8 +117,7 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
 
 PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
 {
-  IoRec     *recs;
-  PetscInt   count;
+  IoRecs     recs;
   PetscInt64 offset, total;
   TrajRow   *rows;
   hid_t      type;
@@ -126,12 +125,13 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
   PetscFunctionBeginUser;
   if (t->file < 0 || s->step % t->stride) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
-  PetscCall(IdOrderGather(t->comm, &s->P, &recs, &count, &offset, &total));
+  PetscCall(IdOrderGather(t->comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
   if (total > 0) {
+    const PetscInt count = recs.n;
     const hsize_t n = t->rows + (hsize_t)total, start = t->rows + (hsize_t)offset, cnt = (hsize_t)count;
     const int64_t frame = (int64_t)(s->step / t->stride);
     PetscCall(PetscMalloc1(count + 1, &rows));
-    for (PetscInt i = 0; i < count; i++) rows[i] = (TrajRow){recs[i].id, frame, recs[i].x, recs[i].y};
+    for (PetscInt i = 0; i < count; i++) rows[i] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
     PetscCallHDF5(t->comm, H5Dset_extent(t->ds, &n));
     type = RowType();
     PetscCall(IoWriteHyperslab(t->comm, t->ds, t->dxpl, type, 1, &start, &cnt, rows));
@@ -140,7 +140,7 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
     t->rows = n;
     t->frames++;
   }
-  PetscCall(PetscFree(recs));
+  PetscCall(IoRecsDestroy(&recs));
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,7 +25,7 @@ static PetscErrorCode RunTo(MPI_Comm comm, PetscReal T, PetscInt nsteps, PetscRe
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -dt %.17g -steps %d", base, (double)(T / nsteps), (int)nsteps));
   PetscCall(TestSimCreateOn(comm, opts, &s));
-  for (PetscInt k = 0; k < nsteps; k++) PetscCall(PBDStep(&s));
+  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SolverStep(&s));
   PetscReal ovl;
   PetscCall(SimMaxOverlap(&s, &ovl));
   CHECK(ovl < 10 * T / nsteps, "overlap %g after %d steps exceeds 10 h", (double)ovl, (int)nsteps);

@@ -1,7 +1,9 @@
 /* Unit tests: projections, tile colouring, cells, halo, migration and conservation, the
-   load balancer's partitions, Brownian noise. */
+   load balancer's partitions, Brownian noise, the registry of per-disk fields. */
 #include "testutil.h"
 #include <throng/project.h>
+#include <throng/io.h>
+#include <unistd.h>
 #include <string.h>
 
 static double Rand(unsigned *s)
@@ -324,7 +326,7 @@ static PetscErrorCode TestEngine(const char *opts, PetscBool expectRepartition)
   PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &before));
   PetscCall(CheckCells(&s, "after set-up"));
   PetscCall(CheckHalo(&s, "after set-up"));
-  for (int k = 0; k < 40; k++) PetscCall(PBDStep(&s));
+  for (int k = 0; k < 40; k++) PetscCall(SolverStep(&s));
   PetscCall(CheckCells(&s, "after 40 steps"));
   PetscCall(CheckHalo(&s, "after 40 steps"));
   PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &after));
@@ -375,6 +377,82 @@ static PetscErrorCode TestNonFinite(const char *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The registry of per-disk fields (particles.c): a field registered once follows its
+   disk through migration, repartitions, the cell sort, ghost creation, the id-ordered
+   records and a checkpoint and restart (on the same ranks), with no other code.  Two
+   fields: an integer that migrates, is ghosted, checkpointed and in snapshots, and an
+   owned-only real that migrates and is checkpointed.  Their values are functions of the
+   id, so a value that stayed behind or went to another disk is seen.                  */
+static PetscErrorCode CheckFields(Sim *s, PetscInt kt, PetscInt kw, const char *when)
+{
+  const PetscInt64 *tag = (const PetscInt64 *)ParticlesField(&s->P, kt);
+  const PetscReal  *w   = (const PetscReal *)ParticlesField(&s->P, kw);
+  PetscInt          bad = 0, badGhost = 0;
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < s->P.n; i++) bad += tag[i] != 3 * s->P.id[i] + 1 || w[i] != 0.5 * (PetscReal)s->P.id[i];
+  for (PetscInt g = s->P.n; g < s->P.n + s->P.ng; g++) badGhost += tag[g] != 3 * s->P.id[g] + 1;
+  CHECK(!bad && !badGhost, "%s: %d owned disks and %d ghosts with another disk's field values", when, (int)bad, (int)badGhost);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestFields(const char *opts)
+{
+  Sim         s, r;
+  PetscInt    kt, kw, kt2, kw2, moved;
+  IoRecs      recs;
+  PetscInt64  off, total;
+  PetscMPIInt rank, size;
+  char        path[64];
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(TestSimCreate(opts, &s));
+  PetscCall(ParticlesRegisterField(&s.P, "tag", FIELD_INT64, FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt));
+  PetscCall(ParticlesRegisterField(&s.P, "w", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_CHECKPOINT, &kw));
+  for (PetscInt i = 0; i < s.P.n; i++) {
+    ((PetscInt64 *)ParticlesField(&s.P, kt))[i] = 3 * s.P.id[i] + 1;
+    ((PetscReal *)ParticlesField(&s.P, kw))[i]  = 0.5 * (PetscReal)s.P.id[i];
+  }
+  PetscCall(SimRebin(&s)); /* the ghosts get the new field */
+  PetscCall(CheckFields(&s, kt, kw, "after registration"));
+  for (int k = 0; k < 40; k++) PetscCall(SolverStep(&s));
+  PetscCall(CheckFields(&s, kt, kw, "after 40 steps"));
+  moved = (PetscInt)(s.mig.moved + s.bal.routed);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+  CHECK(size == 1 || moved > 0, "fields: no disk changed rank on %d ranks", size);
+  /* the id-ordered records of the snapshot fields: ascending ids, each with its tag */
+  PetscCall(IdOrderGather(PETSC_COMM_WORLD, &s.P, FIELD_SNAPSHOT, &recs, &off, &total));
+  {
+    PetscInt bad = 0;
+    CHECK(recs.word[kt] >= 0 && recs.word[kw] < 0, "fields: snapshot records hold the wrong fields");
+    for (PetscInt i = 0; i < recs.n; i++) {
+      PetscInt64 t;
+      memcpy(&t, recs.rec + (size_t)recs.words * i + recs.word[kt], 8);
+      bad += t != 3 * IoRecsId(&recs, i) + 1 || (i > 0 && IoRecsId(&recs, i) <= IoRecsId(&recs, i - 1));
+    }
+    CHECK(!bad && total == s.prm.n, "fields: %d id-ordered records out of order or with another disk's tag (%d of %d)", (int)bad, (int)total, (int)s.prm.n);
+  }
+  PetscCall(IoRecsDestroy(&recs));
+  /* a checkpoint, and a restart that registers the same fields */
+  PetscCall(PetscSNPrintf(path, sizeof(path), "test_fields_%d.chk.h5", (int)getpid()));
+  PetscCallMPI(MPI_Bcast(path, sizeof(path), MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscCall(CheckpointWrite(&s, path));
+  PetscCall(SimSetUp(PETSC_COMM_WORLD, &s.prm, &r));
+  PetscCall(ParticlesRegisterField(&r.P, "tag", FIELD_INT64, FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt2));
+  PetscCall(ParticlesRegisterField(&r.P, "w", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_CHECKPOINT, &kw2));
+  PetscCall(CheckpointRead(&r, path));
+  PetscCall(CheckFields(&r, kt2, kw2, "after a restart"));
+  {
+    PetscInt n[2] = {r.P.n, s.P.n}; /* the restart's partition is the initial one: compare sums */
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, n, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));
+    CHECK(n[0] == n[1], "fields: the restart holds %d disks, the run %d", (int)n[0], (int)n[1]);
+  }
+  if (!rank) unlink(path);
+  PetscCall(SimDestroy(&r));
+  PetscCall(SimDestroy(&s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -387,6 +465,7 @@ int main(int argc, char **argv)
   PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 -init_region 0,0,60,50 -tile 3", PETSC_FALSE));
   /* a crowd pulled into one corner, repartitioned at every rebinning it can */
   PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 -tile 2 -balance_threshold 1.01 -balance_interval 0", PETSC_TRUE));
+  PetscCall(TestFields("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 -tile 2 -balance_threshold 1.01 -balance_interval 0"));
   PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2"));
   PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver pngs"));
   PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver penalty"));

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(opts, sizeof(opts), "-n 500 -radius 0.5 -polydispersity 0 -init lattice -init_phi 0.9 -gravity 0,-1 -attract_gamma 0 -box 0,0,50,60 -init_region 0,0,50,60 -dt %g -tile 4", (double)hs[k]));
     PetscCall(TestSimCreate(opts, &s));
     for (int j = 0; j < n; j++) {
-      PetscCall(PBDStep(&s));
+      PetscCall(SolverStep(&s));
       PetscCall(SimMaxOverlap(&s, &ovl));
       worst = PetscMax(worst, ovl);
     }

@@ -1,6 +1,8 @@
 /* balance — dynamic load balancing by moving the rank blocks' borders (balance.c). */
 #pragma once
-#include <throng/throng.h>
+#include <throng/options.h>
+#include <throng/domain.h>
+#include <throng/particles.h>
 
 typedef struct {
   PetscInt  step;
@@ -12,7 +14,6 @@ typedef struct {
 } BalanceRec;
 
 typedef struct {
-  PetscLogDouble busy;        /* this rank's prediction and sweep seconds since the last check */
   PetscInt       sinceTry;    /* checks since the last attempt to repartition            */
   PetscInt       checks, repartitions;
   PetscInt64     routed;      /* disks handed to another rank by repartitions (this rank) */
@@ -28,3 +29,11 @@ typedef struct {
 PetscErrorCode BalanceRectilinear(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], PetscInt *cx, PetscInt *cy, PetscInt64 *heaviest);
 /* The heaviest block of the cuts (cx, cy). */
 PetscInt64     BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy);
+
+/* At a rebinning, after migration: measure the imbalance of the owned disks P (busy:
+   this rank's prediction and sweep seconds since the last check), record it, and when
+   -balance_threshold says so find a better grid and cuts.  *repartition: the loop must
+   move the blocks to (p, *cx, *cy) and PetscFree2(*cx, *cy).  Collective.             */
+PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, const Particles *P, PetscLogDouble busy, PetscInt step, PetscReal time, PetscBool *repartition, PetscMPIInt p[2], PetscInt **cx, PetscInt **cy);
+/* The summary line, and PREFIX.balance.csv if writeFile. Collective. */
+PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile);

@@ -1,5 +1,7 @@
-/* crowd — pedestrians: desired velocity from the eikonal field, exits, evacuation records. */
+/* crowd — pedestrians: desired velocity from the eikonal field, exits, evacuation records.
+   A module of the loop (sim.h, modules.c): on with -geometry and -walk. */
 #pragma once
+#include <throng/io.h>
 #include <throng/geometry.h>
 #include <throng/eikonal.h>
 #include <throng/reach.h>
@@ -42,8 +44,7 @@ typedef struct {
 } Csm;
 
 typedef struct {
-  PetscBool  on;        /* -geometry given                                             */
-  Geometry   geom;
+  Geometry  *geom;      /* the run's geometry (s->geom): walkable area, exits, sensors */
   Eikonal    eik;
   Csm        csm;       /* -crowd_model csm: the time-gap speed law                    */
   PetscReal *exitNormal; /* per exit segment: the unit normal pointing out of the area */
@@ -52,7 +53,6 @@ typedef struct {
   PetscInt   pendingLeft; /* the last pendingLeft exit records have no time yet         */
   ExitRec   *left;      /* agents that left through an exit on this rank               */
   PetscInt   nleft, capLeft;
-  PetscInt64 remaining; /* agents in the scene (all ranks)                              */
   PetscInt64 total;     /* agents at the start                                         */
   float     *speed;     /* free speed of each id (replicated: 4 bytes per agent)       */
   PetscInt64 nspeed;
@@ -70,3 +70,42 @@ typedef struct {
   PetscReal  dx0, dy0, dh;
   PetscInt64 dlast; /* index of the last sample, floor(t / density_dt); -1 before any */
 } Crowd;
+
+/* crowd.c: the module (its hooks are crowd.c's own); the crowd of a run (NULL: none) */
+PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
+Crowd         *CrowdOf(const Sim *s);
+/* Check the initial agents (inside, off the walls, an exit in reach). Collective. */
+PetscErrorCode CrowdCheckAgents(Sim *s);
+/* Remove the agents that passed an exit (collective; rebins if any left). */
+PetscErrorCode CrowdExits(Sim *s);
+/* Line sensors: look for crossings since the last mark (before a rebin; CrowdExits),
+   and mark the owned agents' positions (after a rebin, after a restart).             */
+PetscErrorCode CrowdSensorsAdvance(Sim *s);
+PetscErrorCode CrowdSensorsMark(Sim *s);
+/* The desired direction at (x, y): down the travel-distance field, or straight on
+   through a door whose line the agent has passed (-exit_rule pass with csm). */
+void           CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
+   beyond the door's line. */
+PetscInt       CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
+/* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
+   walk on through the doors, each door's lane between its jambs' extensions. */
+PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt);
+/* Add the exit and sensor records to a state digest (all agents may have left). Collective. */
+PetscErrorCode CrowdDigest(const Sim *s, Digest *dg);
+/* After every rebin (and a restore): what the crowd keeps per binning. Collective. */
+PetscErrorCode CrowdRebinned(Sim *s);
+
+/* csm.c: the collision-free speed model (-crowd_model csm) */
+PetscReal      CsmRange(const Params *prm);
+PetscErrorCode CsmSetUp(Sim *s);
+PetscErrorCode CsmRebinned(Sim *s);
+PetscErrorCode CsmDestroy(Csm *m);
+PetscErrorCode CsmCheckReach(Sim *s);
+
+/* The final crowd report (summary lines; with writeFiles the CSV files, and the group
+   /crowd of `file` when file >= 0). Collective. */
+PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl);
+/* The crowd records and density map in/out of a checkpoint's group. Collective. */
+PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
+PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path);

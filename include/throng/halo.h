@@ -11,7 +11,8 @@ typedef struct {
   PetscInt     nsend, nrecv, capSend, capRecv, capBuf;
   PetscReal   *sbuf, *rbuf; /* 2 reals per entry                                        */
   PetscReal   *ref;      /* ghost positions as last received (2 per received entry)     */
-  ParticleRec *srec, *rrec;
+  uint64_t    *srec, *rrec; /* build records of the ghosted fields, `words` each      */
+  PetscInt     words;
   PetscInt    *perm;
   /* traffic since the start, for the performance model: exchanges (builds, forward and
      reverse), bytes sent and non-empty messages sent by this rank                     */

@@ -38,8 +38,8 @@ typedef struct {
   MPI_Comm   comm;
   hid_t      file, dxpl;
   hid_t      pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
-  IoRec     *prev;                 /* id-ordered state one step before a frame: velocity */
-  PetscInt   nprev, prevStep;
+  IoRecs     prev;                 /* id-ordered state one step before a frame: velocity */
+  PetscInt   prevStep;
   PetscInt   frames;
   PetscInt   flushed;              /* frames on disk: the XDMF lists only those       */
   PetscReal  flushEvery;           /* seconds between flushes (0: every frame)        */
@@ -76,13 +76,6 @@ PetscErrorCode TrajectoryClose(TrajWriter *t);
 /* Remember the state before the step that ends at a frame, for the frame's velocities
    (x_k - x_{k-1}) / h. Collective.                                                     */
 PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s);
-
-/* crowd.c: the final crowd report (summary lines; with writeFiles the CSV files, and the
-   group /crowd of `file` when file >= 0). Collective.                                   */
-PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl);
-/* The crowd records and density map in/out of a checkpoint's group. Collective. */
-PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
-PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path);
 
 /* Write a checkpoint atomically (PATH.tmp, then rename). Collective. */
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path);

@@ -4,8 +4,8 @@
 #include <throng/particles.h>
 
 typedef struct {
-  ParticleRec *sbuf, *rbuf;
-  PetscInt     capS, capR;
+  uint64_t    *sbuf, *rbuf; /* records of the migrating fields (words) */
+  PetscInt     capS, capR;  /* ... in words                            */
   PetscMPIInt *scount, *sdispl, *rcount, *rdispl;
   PetscInt    *dest;
   PetscInt     capDest;
@@ -19,3 +19,6 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m);
 /* Send records created on any rank to the ranks owning their cells, which append them
    to p (no ghosts). Collective, all-to-all: for set-up, not for the time loop.          */
 PetscErrorCode RouteToOwners(const Domain *d, PetscInt count, const ParticleRec *recs, Particles *p);
+/* Every owned disk, with its migrating fields, to the rank that owns its cell (after a
+   new partition; ghosts are dropped). Collective, all-to-all.                          */
+PetscErrorCode RouteOwnedToOwners(const Domain *d, Particles *p);

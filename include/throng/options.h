@@ -8,7 +8,6 @@ typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
 typedef enum { CROWD_CSM, CROWD_PROJECTION } CrowdModel;
 typedef enum { EXIT_PASS, EXIT_REACH } ExitRule;
-typedef enum { SOLVER_PBD, SOLVER_PNGS, SOLVER_PENALTY, SOLVER_PGS, SOLVER_EDMD } SolverKind;
 
 /* How an option is declared (options.c): its kind says whether it defines the equations
    (PHYS: a restart must be given the same value) or only steers the run (RUN).       */
@@ -51,7 +50,7 @@ typedef struct {
   PetscInt   balanceInterval; /* -balance_interval: rebinnings between attempts         */
   PetscReal  balanceCell; /* -balance_cell_weight: cost of a cell relative to a disk   */
   /* time stepper (solver.h) */
-  SolverKind solver;     /* -solver pbd|pngs|penalty|pgs                               */
+  char       solver[16]; /* -solver NAME: a stepper of the registry (solver.c)         */
   PetscReal  rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */
   PetscInt   maxIt;      /* -solver_max_it: iteration limit of pngs and pgs per step   */
   PetscReal  penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
@@ -121,7 +120,6 @@ typedef struct {
   PetscInt   ndecl;
 } Params;
 
-extern const char *const SolverKinds[];
 
 PetscErrorCode ParamsSetDefaults(Params *p);
 /* How far beyond a door's line agents walk on before they are removed (crowd.c):

@@ -1,0 +1,16 @@
+/* pbd — the sweep of projections and the steps built on it (pbd.c), shared by the steppers
+   pbd, pngs, penalty and pgs and by the set-up's overlap relaxation. */
+#pragma once
+#include <throng/sim.h>
+
+/* Prediction and the rebin-or-reset that precedes a sweep (the first half of a PBD step). */
+PetscErrorCode PBDPredict(Sim *s);
+/* One colour-ordered sweep with no prediction (h = 0). Collective. */
+PetscErrorCode PBDSweep(Sim *s);
+/* After a step that moved owned disks by other means than sweeps: reduce the largest
+   distance from the binning position (with s->control), rebin or refresh the ghosts. */
+PetscErrorCode PBDSettle(Sim *s);
+/* Fold the displacement left by the last sweep into s->sweepDisp. Collective. */
+PetscErrorCode PBDFinishDisplacement(Sim *s);
+/* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
+PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);
