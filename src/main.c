@@ -30,28 +30,33 @@ static void OnSignal(int sig)
   if (v > g_signal) g_signal = v;
 }
 
-static PetscErrorCode Run(int *argc, char ***argv)
-{
-  MPI_Comm       comm = PETSC_COMM_WORLD;
+/* One job of the time loop: its parameters, simulation, writers and clocks. */
+typedef struct {
   Params         prm;
   Sim            s;
-  PetscBool      help_;
-  PetscLogDouble t0, t1;
-  PetscInt       step0;
-  char           hex[33];
-  PetscMPIInt    size;
-  PetscReal      rss0, rss1;
-  SolverOps      solver;
+  H5MDWriter     w;
+  TrajWriter     traj;
+  PetscBool      output, chk;        /* snapshots, checkpoints                         */
+  PetscInt       lastFrame, lastChk; /* steps of the last snapshot and checkpoint      */
+  PetscInt       step0;              /* the first step of this run (after a restart)    */
+  PetscLogDouble chkClock, t0, t1;
+  PetscReal      rss0, rss1; /* resident bytes before the set-up, at the end   */
+  PetscMPIInt    rank, size;
+} Job;
 
+/* The options, read and checked; *done with -help. */
+static PetscErrorCode JobOptions(MPI_Comm comm, int *argc, char ***argv, Params *prm, PetscBool *done)
+{
+  PetscBool help_;
   PetscFunctionBeginUser;
+  *done = PETSC_FALSE;
   PetscCall(ErrorsInstall());
   PetscCall(LoadConfigFile(comm, argc, argv));
-  PetscCall(SimRegisterEvents());
-  PetscCall(ParamsSetDefaults(&prm));
+  PetscCall(ParamsSetDefaults(prm));
   {
     /* PETSc raises malformed option values on PETSC_COMM_SELF; the options are the same
        on every rank, so the error is collective: re-raise it as such (one message). */
-    PetscErrorCode ierr = ProcessOptions(comm, &prm);
+    PetscErrorCode ierr = ProcessOptions(comm, prm);
     if (ierr) {
       char      msg[1024];
       PetscBool num;
@@ -61,155 +66,240 @@ static PetscErrorCode Run(int *argc, char ***argv)
     }
   }
   PetscCall(PetscOptionsHasHelp(NULL, &help_));
-  if (help_) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(CheckUnusedOptions(comm));
-  PetscCall(OutputPreflight(comm, &prm)); /* before any work: the files must fit */
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-
-  PetscCall(SolverGetOps(comm, prm.solver, &solver));
-  if (solver.run) { /* a stepper with a loop of its own (edmd: event-driven hard disks) */
-    PetscInt code;
-    if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    PetscCall(solver.run(comm, &prm, &code));
-    g_exit = (int)code;
+  if (help_) {
+    *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (prm.checkpoint[0] && strcmp(prm.output, "none")) { /* before the (long) set-up: a signal may come any time */
+  PetscCall(CheckUnusedOptions(comm));
+  PetscCall(OutputPreflight(comm, prm)); /* before any work: the files must fit */
+
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The simulation (new, or from a checkpoint) and the writers. */
+static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
+{
+  PetscFunctionBeginUser;
+  if (j->prm.checkpoint[0] &&
+      strcmp(j->prm.output, "none")) { /* before the (long) set-up: a signal may come any time */
     signal(SIGUSR1, OnSignal);
     signal(SIGTERM, OnSignal);
   }
   PetscCall(PetscLogStagePush(THRONG_EV.setup));
-  PetscCall(ReportResidentBytes(PETSC_FALSE, &rss0));
-  if (!prm.quiet) PetscCall(ParamsView(comm, &prm));
+  PetscCall(ReportResidentBytes(PETSC_FALSE, &j->rss0));
+  if (!j->prm.quiet) PetscCall(ParamsView(comm, &j->prm));
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* HDF5 failures are reported as throng errors */
-  if (prm.restart[0]) {
-    PetscCall(SimSetUp(comm, &prm, &s));
-    PetscCall(CheckpointRead(&s, prm.restart));
-    if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: restarted from '%s' at step %" PetscInt_FMT ", t = %g, %" PetscInt64_FMT " disks\n", prm.restart, s.step, (double)s.time, s.idPrint.n));
-  } else PetscCall(SimCreate(comm, &prm, &s));
-  if (!prm.quiet)
-    PetscCall(PetscPrintf(comm, "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g%s\n", size, s.dom.p[0], s.dom.p[1], s.dom.nc[0], s.dom.nc[1], (double)s.dom.w[0], (double)s.dom.w[1], prm.tile, (double)s.rmax, (double)prm.skin,
-                          size == 1 ? "" : (prm.balance > 0 ? "; load balancing on (-balance_threshold)" : "; load balancing off")));
-  if (!prm.restart[0]) PetscCall(SimResolveInitialOverlaps(&s));
-  const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE, chk = prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
-  H5MDWriter      w;
-  PetscInt        lastFrame = -1, lastChk = -1;
-  const char     *stop = NULL;
-  PetscLogDouble  chkClock;
-  PetscMPIInt     rank;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  TrajWriter traj;
-  PetscCall(TrajectoryOpen(comm, &s, &traj));
-  if (!prm.restart[0]) PetscCall(TrajectoryWrite(&traj, &s)); /* frame 0 */
-  if (output) {
-    PetscCall(H5MDOpen(comm, prm.output, &s, prm.restart[0] ? PETSC_TRUE : PETSC_FALSE, s.step, &w));
-    if (!w.appended) {
-      PetscCall(H5MDWriteFrame(&w, &s));
-      lastFrame = s.step;
-    } else lastFrame = w.frames ? w.fstep[w.frames - 1] : -1;
+  if (j->prm.restart[0]) {
+    PetscCall(SimSetUp(comm, &j->prm, &j->s));
+    PetscCall(CheckpointRead(&j->s, j->prm.restart));
+    if (!j->prm.quiet)
+      PetscCall(
+        PetscPrintf(comm, "throng: restarted from '%s' at step %" PetscInt_FMT ", t = %g, %" PetscInt64_FMT " disks\n",
+                    j->prm.restart, j->s.step, (double)j->s.time, j->s.idPrint.n));
+  } else PetscCall(SimCreate(comm, &j->prm, &j->s));
+  if (!j->prm.quiet)
+    PetscCall(PetscPrintf(
+      comm,
+      "throng: %d ranks as %d x %d blocks; %" PetscInt_FMT " x %" PetscInt_FMT
+      " cells of %.4g x %.4g in tiles of %" PetscInt_FMT "; r_max %g, skin %g%s\n",
+      j->size, j->s.dom.p[0], j->s.dom.p[1], j->s.dom.nc[0], j->s.dom.nc[1], (double)j->s.dom.w[0],
+      (double)j->s.dom.w[1], j->prm.tile, (double)j->s.rmax, (double)j->prm.skin,
+      j->size == 1 ? "" : (j->prm.balance > 0 ? "; load balancing on (-balance_threshold)" : "; load balancing off")));
+  if (!j->prm.restart[0]) PetscCall(SimResolveInitialOverlaps(&j->s));
+  j->output    = strcmp(j->prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
+  j->chk       = j->prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
+  j->lastFrame = j->lastChk = -1;
+  PetscCall(TrajectoryOpen(comm, &j->s, &j->traj));
+  if (!j->prm.restart[0]) PetscCall(TrajectoryWrite(&j->traj, &j->s)); /* frame 0 */
+  if (j->output) {
+    PetscCall(H5MDOpen(comm, j->prm.output, &j->s, j->prm.restart[0] ? PETSC_TRUE : PETSC_FALSE, j->s.step, &j->w));
+    if (!j->w.appended) {
+      PetscCall(H5MDWriteFrame(&j->w, &j->s));
+      j->lastFrame = j->s.step;
+    } else j->lastFrame = j->w.frames ? j->w.fstep[j->w.frames - 1] : -1;
   }
-  PetscCall(PetscTime(&chkClock));
+  PetscCall(PetscTime(&j->chkClock));
   PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* The time loop: a step, the modules' step end, the outputs, signals, progress. */
+static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
+{
+  const char *stop = NULL;
+  PetscFunctionBeginUser;
   PetscCall(PetscLogStagePush(THRONG_EV.run));
-  step0 = s.step;
+  j->step0 = j->s.step;
   /* test-only (tests/test_inject.sh): a coordinate of rank 0 turns NaN after half the steps */
-  const PetscInt nanStep = IoInjectFault(comm, "nan") && s.P.n > 0 ? prm.steps / 2 : -1;
-  PetscCall(PetscTime(&t0));
-  PetscCall(ReportProgress(&s, t0, step0, PETSC_TRUE));
-  while (s.step < prm.steps) {
+  const PetscInt nanStep = IoInjectFault(comm, "nan") && j->s.P.n > 0 ? j->prm.steps / 2 : -1;
+  PetscCall(PetscTime(&j->t0));
+  PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_TRUE));
+  while (j->s.step < j->prm.steps) {
     PetscLogDouble now;
-    s.control = (PetscReal)g_signal;
-    if (chk && prm.chkWall > 0 && !rank) {
+    j->s.control = (PetscReal)g_signal;
+    if (j->chk && j->prm.chkWall > 0 && !j->rank) {
       PetscCall(PetscTime(&now));
-      if (now - chkClock >= prm.chkWall) s.control = PetscMax(s.control, 1);
+      if (now - j->chkClock >= j->prm.chkWall) j->s.control = PetscMax(j->s.control, 1);
     }
-    if (output && ((prm.outputEvery > 0 && (s.step + 1) % prm.outputEvery == 0) || s.step + 1 == prm.steps)) PetscCall(H5MDRememberPrevious(&w, &s));
-    PetscCall(SolverStep(&s));
-    if (s.step == nanStep) s.P.x[0] = NAN;
-    PetscCall(SimModulesStepEnd(&s, &stop)); /* modules: a crowd's exits */
-    PetscCall(TrajectoryWrite(&traj, &s));
-    if (prm.overlapEvery > 0 && s.step % prm.overlapEvery == 0) { /* the summary's max_overlap */
+    if (j->output &&
+        ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
+      PetscCall(H5MDRememberPrevious(&j->w, &j->s));
+    PetscCall(SolverStep(&j->s));
+    if (j->s.step == nanStep) j->s.P.x[0] = NAN;
+    PetscCall(SimModulesStepEnd(&j->s, &stop)); /* modules: a crowd's exits */
+    PetscCall(TrajectoryWrite(&j->traj, &j->s));
+    if (j->prm.overlapEvery > 0 && j->s.step % j->prm.overlapEvery == 0) { /* the summary's max_overlap */
       PetscReal ovl;
-      PetscCall(SimMaxOverlap(&s, &ovl));
-      s.ovlMax = PetscMax(s.ovlMax, ovl);
-      s.ovlSamples++;
-      s.ovlStep = s.step;
+      PetscCall(SimMaxOverlap(&j->s, &ovl));
+      j->s.ovlMax = PetscMax(j->s.ovlMax, ovl);
+      j->s.ovlSamples++;
+      j->s.ovlStep = j->s.step;
     }
-    if (output && prm.outputEvery > 0 && s.step % prm.outputEvery == 0) {
-      PetscCall(H5MDWriteFrame(&w, &s));
-      lastFrame = s.step;
+    if (j->output && j->prm.outputEvery > 0 && j->s.step % j->prm.outputEvery == 0) {
+      PetscCall(H5MDWriteFrame(&j->w, &j->s));
+      j->lastFrame = j->s.step;
     }
-    if (chk && ((prm.chkEvery > 0 && s.step % prm.chkEvery == 0) || s.control >= 1)) {
-      PetscCall(CheckpointWrite(&s, prm.checkpoint));
-      lastChk = s.step;
+    if (j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1)) {
+      PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+      j->lastChk = j->s.step;
       if (g_signal == 1) g_signal = 0;
-      PetscCall(PetscTime(&chkClock));
-      if (!prm.quiet && s.control >= 1) PetscCall(PetscPrintf(comm, "throng: checkpoint '%s' written at step %" PetscInt_FMT " (%s)\n", prm.checkpoint, s.step, s.control >= 2 ? "SIGTERM" : "signal or wall-time interval"));
+      PetscCall(PetscTime(&j->chkClock));
+      if (!j->prm.quiet && j->s.control >= 1)
+        PetscCall(PetscPrintf(comm, "throng: checkpoint '%s' written at step %" PetscInt_FMT " (%s)\n",
+                              j->prm.checkpoint, j->s.step,
+                              j->s.control >= 2 ? "SIGTERM" : "signal or wall-time interval"));
     }
-    if (s.control >= 2) {
-      PetscCall(PetscPrintf(comm, "throng: stopped by SIGTERM at step %" PetscInt_FMT "; continue with -restart %s\n", s.step, prm.checkpoint));
+    if (j->s.control >= 2) {
+      PetscCall(PetscPrintf(comm, "throng: stopped by SIGTERM at step %" PetscInt_FMT "; continue with -restart %s\n",
+                            j->s.step, j->prm.checkpoint));
       g_exit = 143;
       break;
     }
-    PetscCall(ReportProgress(&s, t0, step0, PETSC_FALSE));
+    PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_FALSE));
     if (stop) {
-      if (!prm.quiet) PetscCall(PetscPrintf(comm, "throng: %s, at t = %g (step %" PetscInt_FMT ")\n", stop, (double)s.time, s.step));
+      if (!j->prm.quiet)
+        PetscCall(
+          PetscPrintf(comm, "throng: %s, at t = %g (step %" PetscInt_FMT ")\n", stop, (double)j->s.time, j->s.step));
       break;
     }
   }
-  if (output && lastFrame != s.step) PetscCall(H5MDWriteFrame(&w, &s));
-  if (chk && lastChk != s.step) PetscCall(CheckpointWrite(&s, prm.checkpoint));
-  PetscCall(PetscTime(&t1));
-  PetscCall(PBDFinishDisplacement(&s));
+  if (j->output && j->lastFrame != j->s.step) PetscCall(H5MDWriteFrame(&j->w, &j->s));
+  if (j->chk && j->lastChk != j->s.step) PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+  PetscCall(PetscTime(&j->t1));
+  PetscCall(PBDFinishDisplacement(&j->s));
   PetscCall(PetscLogStagePop());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* The summary lines and the state digest. */
+static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
+{
+  char hex[33];
+  PetscFunctionBeginUser;
   {
-    PetscReal  ovl, disp = s.sweepDisp, el = (PetscReal)(t1 - t0);
-    PetscInt64 checks = s.pairChecks, moved = s.mig.moved;
+    PetscReal  ovl, disp = j->s.sweepDisp, el = (PetscReal)(j->t1 - j->t0);
+    PetscInt64 checks = j->s.pairChecks, moved = j->s.mig.moved;
     Digest     dg;
-    PetscCall(SimMaxOverlap(&s, &ovl));
-    s.ovlMax = PetscMax(s.ovlMax, ovl);
-    if (s.ovlStep != s.step) s.ovlSamples++;
+    PetscCall(SimMaxOverlap(&j->s, &ovl));
+    j->s.ovlMax = PetscMax(j->s.ovlMax, ovl);
+    if (j->s.ovlStep != j->s.step) j->s.ovlSamples++;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &disp, 1, MPIU_REAL, MPI_MAX, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &checks, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, comm));
-    PetscCall(SimCheckConservation(&s));
-    PetscCall(ReportResidentBytes(PETSC_TRUE, &rss1));
+    PetscCall(SimCheckConservation(&j->s));
+    PetscCall(ReportResidentBytes(PETSC_TRUE, &j->rss1));
     {
-      PetscReal mem[2] = {rss1, rss1 - rss0};
+      PetscReal mem[2] = {j->rss1, j->rss1 - j->rss0};
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPIU_REAL, MPI_SUM, comm));
-      rss1 = mem[0];
-      rss0 = mem[1];
+      j->rss1 = mem[0];
+      j->rss0 = mem[1];
     }
-    PetscCall(StateDigest(comm, &s.P, &dg));
-    PetscCheck(dg.n == s.ndisks, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n, s.ndisks); /* modules may remove disks (a crowd's exits) */
-    if (prm.map && !prm.quiet) PetscCall(ReportMap(&s, 64, 24));
-    PetscCall(PetscPrintf(comm, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt64_FMT "  ranks %d  wall %.3f s  %.4e particle-steps/s (%.4e per rank)\n", s.step, (double)s.time, dg.n, size, (double)el, el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el) : 0.0,
-                          el > 0 ? (double)((PetscReal)prm.n * (PetscReal)(s.step - step0) / el / size) : 0.0));
-    PetscCall(PetscPrintf(comm, "summary: sampled_max_overlap %.6e (%.3e of the mean diameter): the largest of %" PetscInt_FMT " samples, every %" PetscInt_FMT " steps (%s) and at the end%s\n", (double)s.ovlMax, (double)(s.ovlMax / (2 * prm.radius)), s.ovlSamples,
-                          prm.overlapEvery > 0 ? prm.overlapEvery : (prm.progress > 0 ? prm.progress : PetscMax(1, prm.steps / 10)), prm.overlapEvery > 0 ? "-overlap_every" : "-progress", prm.quiet && prm.progress <= 0 && prm.overlapEvery <= 0 ? " (-quiet without -progress: at the end only)" : ""));
-    PetscCall(PetscPrintf(comm, "summary: max_overlap %.6e (%.3e of the mean diameter; the largest sampled since the start or restart, %.3e at the end)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n", (double)s.ovlMax, (double)(s.ovlMax / (2 * prm.radius)), (double)ovl, s.rebins, moved, checks, (double)(disp / prm.skin),
-                          disp >= 0.5 * prm.skin ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)" : ""));
-    PetscCall(SolverReport(&s));
-    if (size > 1 && s.step > step0) { /* the inputs of the performance model (docs/performance.md) */
-      PetscInt64 t[3] = {s.halo.exchanges, s.halo.bytes, s.halo.messages};
+    PetscCall(StateDigest(comm, &j->s.P, &dg));
+    PetscCheck(dg.n == j->s.ndisks, comm, PETSC_ERR_PLIB,
+               "%" PetscInt64_FMT " disks at the end instead of %" PetscInt64_FMT, dg.n,
+               j->s.ndisks); /* modules may remove disks (a crowd's exits) */
+    if (j->prm.map && !j->prm.quiet) PetscCall(ReportMap(&j->s, 64, 24));
+    PetscCall(
+      PetscPrintf(comm,
+                  "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt64_FMT
+                  "  ranks %d  wall %.3f s  %.4e particle-steps/s (%.4e per rank)\n",
+                  j->s.step, (double)j->s.time, dg.n, j->size, (double)el,
+                  el > 0 ? (double)((PetscReal)j->prm.n * (PetscReal)(j->s.step - j->step0) / el) : 0.0,
+                  el > 0 ? (double)((PetscReal)j->prm.n * (PetscReal)(j->s.step - j->step0) / el / j->size) : 0.0));
+    PetscCall(PetscPrintf(
+      comm,
+      "summary: sampled_max_overlap %.6e (%.3e of the mean diameter): the largest of %" PetscInt_FMT
+      " samples, every %" PetscInt_FMT " steps (%s) and at the end%s\n",
+      (double)j->s.ovlMax, (double)(j->s.ovlMax / (2 * j->prm.radius)), j->s.ovlSamples,
+      j->prm.overlapEvery > 0 ? j->prm.overlapEvery
+                              : (j->prm.progress > 0 ? j->prm.progress : PetscMax(1, j->prm.steps / 10)),
+      j->prm.overlapEvery > 0 ? "-overlap_every" : "-progress",
+      j->prm.quiet && j->prm.progress <= 0 && j->prm.overlapEvery <= 0 ? " (-quiet without -progress: at the end only)"
+                                                                       : ""));
+    PetscCall(
+      PetscPrintf(comm,
+                  "summary: max_overlap %.6e (%.3e of the mean diameter; the largest sampled since the start or "
+                  "restart, %.3e at the end)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT
+                  "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
+                  (double)j->s.ovlMax, (double)(j->s.ovlMax / (2 * j->prm.radius)), (double)ovl, j->s.rebins, moved,
+                  checks, (double)(disp / j->prm.skin),
+                  disp >= 0.5 * j->prm.skin
+                    ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)"
+                    : ""));
+    PetscCall(SolverReport(&j->s));
+    if (j->size > 1 && j->s.step > j->step0) { /* the inputs of the performance model (docs/performance.md) */
+      PetscInt64 t[3] = {j->s.halo.exchanges, j->s.halo.bytes, j->s.halo.messages};
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, 3, MPIU_INT64, MPI_SUM, comm));
-      const PetscReal per = (PetscReal)size * (PetscReal)(s.step - step0);
-      PetscCall(PetscPrintf(comm, "summary: halo: %.3g exchanges, %.4g bytes and %.3g messages sent per rank and step (means; rebins %" PetscInt_FMT ")\n", (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), s.rebins));
+      const PetscReal per = (PetscReal)j->size * (PetscReal)(j->s.step - j->step0);
+      PetscCall(PetscPrintf(comm,
+                            "summary: halo: %.3g exchanges, %.4g bytes and %.3g messages sent per rank and step "
+                            "(means; rebins %" PetscInt_FMT ")\n",
+                            (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), j->s.rebins));
     }
-    PetscCall(BalanceReport(&s.bal, &s.prm, &s.dom, output));
-    PetscCall(SimModulesFinish(&s, output, output ? w.file : -1, output ? w.dxpl : -1));
-    if (prm.n > 0)
-      PetscCall(PetscPrintf(comm, "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes per disk above the start-up footprint)\n", (double)(rss1 / 1e6), (double)(rss1 / (PetscReal)prm.n), (double)(rss0 / (PetscReal)prm.n)));
-    PetscCall(SimModulesDigest(&s, &dg)); /* the modules' records: a crowd may have left */
+    PetscCall(BalanceReport(&j->s.bal, &j->s.prm, &j->s.dom, j->output));
+    PetscCall(SimModulesFinish(&j->s, j->output, j->output ? j->w.file : -1, j->output ? j->w.dxpl : -1));
+    if (j->prm.n > 0)
+      PetscCall(PetscPrintf(comm,
+                            "summary: memory: peak resident %.1f MB over all ranks, %.1f bytes per disk (%.1f bytes "
+                            "per disk above the start-up footprint)\n",
+                            (double)(j->rss1 / 1e6), (double)(j->rss1 / (PetscReal)j->prm.n),
+                            (double)(j->rss0 / (PetscReal)j->prm.n)));
+    PetscCall(SimModulesDigest(&j->s, &dg)); /* the modules' records: a crowd may have left */
     DigestFormat(&dg, hex);
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }
-  if (output) PetscCall(H5MDClose(&w, (PetscReal)(t1 - t0)));
-  PetscCall(TrajectoryClose(&traj));
-  PetscCall(SimDestroy(&s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Run(int *argc, char ***argv)
+{
+  MPI_Comm  comm = PETSC_COMM_WORLD;
+  Job       job;
+  SolverOps solver;
+  PetscBool done;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&job, sizeof(job)));
+  PetscCall(SimRegisterEvents());
+  PetscCall(JobOptions(comm, argc, argv, &job.prm, &done));
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(comm, &job.size));
+  PetscCallMPI(MPI_Comm_rank(comm, &job.rank));
+  PetscCall(SolverGetOps(comm, job.prm.solver, &solver));
+  if (solver.run) { /* a stepper with a loop of its own (edmd: event-driven hard disks) */
+    PetscInt code;
+    if (!job.prm.quiet) PetscCall(ParamsView(comm, &job.prm));
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    PetscCall(solver.run(comm, &job.prm, &code));
+    g_exit = (int)code;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(JobSetUp(comm, &job));
+  PetscCall(JobLoop(comm, &job));
+  PetscCall(JobSummary(comm, &job));
+  if (job.output) PetscCall(H5MDClose(&job.w, (PetscReal)(job.t1 - job.t0)));
+  PetscCall(TrajectoryClose(&job.traj));
+  PetscCall(SimDestroy(&job.s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

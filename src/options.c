@@ -22,7 +22,7 @@
 #include <throng/solver.h>
 #include <throng/geometry.h>
 
-static const char *const InitKinds[]      = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
+static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
 static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
@@ -35,73 +35,73 @@ PetscErrorCode ParamsSetDefaults(Params *p)
      onto the floor of a wide box, from a jittered lattice (a random packing at 55 %).
      About 25 layers deep: single-sweep PBD compresses a deep jammed pile by ~1.5 g h per
      layer (see README), and the default keeps that near 5 % of a diameter.            */
-  p->n                = 20000;
-  p->radius           = 0.5;
-  p->poly             = 0.2;
-  p->dt               = 0.001;
-  p->steps            = 16000;
-  p->seed             = 1;
+  p->n      = 20000;
+  p->radius = 0.5;
+  p->poly   = 0.2;
+  p->dt     = 0.001;
+  p->steps  = 16000;
+  p->seed   = 1;
   p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* sized from n in ProcessOptions */
-  p->wallBox          = PETSC_TRUE;
-  p->nhalf            = 0;
-  p->skin             = -1; /* default: 0.2 r_max */
-  p->rebin            = 0.25;
-  p->tile             = 0; /* default: chosen from the cell grid in ProcessOptions */
-  p->balance          = 1.2;
-  p->balanceInterval  = 10;
-  p->balanceCell      = 0.03;
-  p->gamma            = 0.0;
+  p->wallBox                                    = PETSC_TRUE;
+  p->nhalf                                      = 0;
+  p->skin                                       = -1; /* default: 0.2 r_max */
+  p->rebin                                      = 0.25;
+  p->tile                                       = 0; /* default: chosen from the cell grid in ProcessOptions */
+  p->balance                                    = 1.2;
+  p->balanceInterval                            = 10;
+  p->balanceCell                                = 0.03;
+  p->gamma                                      = 0.0;
   p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
-  p->gravity[0]       = 0;
-  p->gravity[1]       = -1;
-  p->init             = INIT_JITTER;
+  p->gravity[0]               = 0;
+  p->gravity[1]               = -1;
+  p->init                     = INIT_JITTER;
   p->region[0] = p->region[1] = p->region[2] = p->region[3] = 0; /* default: the box */
-  p->phi              = 0.55;
-  p->overlap          = OVERLAP_PROJECT;
-  p->overlapTol       = 1e-9;
-  p->overlapMaxSweeps = 100000;
-  p->progress         = 0;
-  p->overlapEvery     = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
-  p->map              = PETSC_TRUE;
+  p->phi                                                    = 0.55;
+  p->overlap                                                = OVERLAP_PROJECT;
+  p->overlapTol                                             = 1e-9;
+  p->overlapMaxSweeps                                       = 100000;
+  p->progress                                               = 0;
+  p->overlapEvery      = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
+  p->map               = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
-  p->quiet            = PETSC_FALSE;
+  p->quiet             = PETSC_FALSE;
   PetscCall(PetscStrncpy(p->output, "throng", sizeof(p->output)));
-  p->outputEvery      = -1; /* default: ten snapshots per run */
-  p->checkpoint[0]    = 0;
-  p->chkEvery         = 0;
-  p->chkWall          = 0;
-  p->restart[0]       = 0;
-  p->flushEvery       = 10;
-  p->traj[0]          = 0;
-  p->trajFps          = 10;
-  p->geometry[0]      = 0;
-  p->walk             = PETSC_TRUE;
-  p->eikH             = 0.1;
-  p->eikWall          = 0;
-  p->densH            = 0.5;
-  p->kT               = 1;
-  p->densDt           = 1.0;
-  p->speed[0]         = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
-  p->speed[1]         = 0.26;
-  p->speed[2]         = 0.5;
-  p->speed[3]         = 2.2;
-  p->frac2            = 0;
-  p->crowdModel       = CROWD_CSM;
-  p->csmT[0]          = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
-  p->csmT[1]          = -1;  /* default: the first population's */
-  p->csmRep[0]        = 8.0, p->csmRep[1] = 0.1;
-  p->csmWall[0]       = 5.0, p->csmWall[1] = 0.02;
-  p->csmAvoid         = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
-  p->csmCorridor      = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
+  p->outputEvery   = -1; /* default: ten snapshots per run */
+  p->checkpoint[0] = 0;
+  p->chkEvery      = 0;
+  p->chkWall       = 0;
+  p->restart[0]    = 0;
+  p->flushEvery    = 10;
+  p->traj[0]       = 0;
+  p->trajFps       = 10;
+  p->geometry[0]   = 0;
+  p->walk          = PETSC_TRUE;
+  p->eikH          = 0.1;
+  p->eikWall       = 0;
+  p->densH         = 0.5;
+  p->kT            = 1;
+  p->densDt        = 1.0;
+  p->speed[0]      = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
+  p->speed[1]      = 0.26;
+  p->speed[2]      = 0.5;
+  p->speed[3]      = 2.2;
+  p->frac2         = 0;
+  p->crowdModel    = CROWD_CSM;
+  p->csmT[0]       = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
+  p->csmT[1]       = -1;  /* default: the first population's */
+  p->csmRep[0] = 8.0, p->csmRep[1] = 0.1;
+  p->csmWall[0] = 5.0, p->csmWall[1] = 0.02;
+  p->csmAvoid    = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
+  p->csmCorridor = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
-  p->rtol             = 1e-10;
-  p->atol             = 1e-12;
-  p->maxIt            = 1000;
-  p->penalty          = 1e3;
-  p->active           = -1; /* default: the skin */
-  p->tao              = PETSC_FALSE;
-  p->monitor          = PETSC_FALSE;
+  p->rtol    = 1e-10;
+  p->atol    = 1e-12;
+  p->maxIt   = 1000;
+  p->penalty = 1e3;
+  p->active  = -1; /* default: the skin */
+  p->tao     = PETSC_FALSE;
+  p->monitor = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,22 +122,25 @@ typedef struct {
   Params           *p;
 } Opt;
 
-static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n, const PetscInt *count, PetscInt per, const char *const *list)
+static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n,
+                              const PetscInt *count, PetscInt per, const char *const *list)
 {
   Params     *p = o->p;
   OptionDecl *d;
   PetscFunctionBeginUser;
-  PetscCheck(p->ndecl < THRONG_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than %d options: raise THRONG_MAX_OPTIONS", THRONG_MAX_OPTIONS);
-  PetscCheck((const char *)v >= (const char *)p && (const char *)v < (const char *)(p + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "option %s: its value is not a field of Params", name);
-  d        = &p->decl[p->ndecl++];
-  d->name  = name + 1;
-  d->kind  = kind;
-  d->type  = type;
-  d->off   = (size_t)((const char *)v - (const char *)p);
-  d->n     = n;
-  d->noff  = count ? (size_t)((const char *)count - (const char *)p) : 0;
-  d->per   = per;
-  d->list  = list;
+  PetscCheck(p->ndecl < THRONG_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "more than %d options: raise THRONG_MAX_OPTIONS", THRONG_MAX_OPTIONS);
+  PetscCheck((const char *)v >= (const char *)p && (const char *)v < (const char *)(p + 1), PETSC_COMM_SELF,
+             PETSC_ERR_PLIB, "option %s: its value is not a field of Params", name);
+  d       = &p->decl[p->ndecl++];
+  d->name = name + 1;
+  d->kind = kind;
+  d->type = type;
+  d->off  = (size_t)((const char *)v - (const char *)p);
+  d->n    = n;
+  d->noff = count ? (size_t)((const char *)count - (const char *)p) : 0;
+  d->per  = per;
+  d->list = list;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,7 +148,12 @@ static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const Pe
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < n; k++)
-    PetscCheck(!PetscIsInfOrNanReal(v[k]), o->comm, PETSC_ERR_USER_INPUT, "option %s: %s%s is not a finite number (every real value must be)", name, PetscIsNanReal(v[k]) ? "nan" : v[k] > 0 ? "inf" : "-inf", n > 1 ? ", one of its values," : "");
+    PetscCheck(!PetscIsInfOrNanReal(v[k]), o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s%s is not a finite number (every real value must be)", name,
+               PetscIsNanReal(v[k]) ? "nan"
+               : v[k] > 0           ? "inf"
+                                    : "-inf",
+               n > 1 ? ", one of its values," : "");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,7 +171,8 @@ static PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const c
 
 /* want numbers exactly (count NULL), or up to want in groups of per (what names them),
    *count = groups given */
-static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v, PetscInt *count, PetscInt per, const char *what, PetscBool *set)
+static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v,
+                               PetscInt *count, PetscInt per, const char *what, PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want;
@@ -171,8 +180,13 @@ static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsRealArray(name, help, NULL, v, &n, &s));
   if (s) {
-    if (!count) PetscCheck(n == want, o->comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
-    else PetscCheck(n > 0 && n % per == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s needs groups of %" PetscInt_FMT " numbers %s; got %" PetscInt_FMT " numbers", name, per, what, n);
+    if (!count)
+      PetscCheck(n == want, o->comm, PETSC_ERR_USER_INPUT,
+                 "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+    else
+      PetscCheck(n > 0 && n % per == 0, o->comm, PETSC_ERR_USER_INPUT,
+                 "option %s needs groups of %" PetscInt_FMT " numbers %s; got %" PetscInt_FMT " numbers", name, per,
+                 what, n);
     PetscCall(CheckFinite(o, name, n, v));
     if (count) *count = n / per;
   }
@@ -183,7 +197,8 @@ static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const 
 
 /* An integer read as text, so that a number too large for its type is refused instead
    of wrapping around (PETSc's own parser turns 10^20 into -1). */
-static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, PetscInt64 cur, PetscInt64 lo, PetscInt64 hi, PetscInt64 *v, PetscBool *set)
+static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, PetscInt64 cur, PetscInt64 lo,
+                                   PetscInt64 hi, PetscInt64 *v, PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   char              buf[64], *end;
@@ -196,8 +211,10 @@ static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, P
     errno         = 0;
     long long val = strtoll(buf, &end, 10);
     PetscCheck(end != buf && *end == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
-    PetscCheck(!(errno == ERANGE && val > 0) && val <= hi, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
-    PetscCheck(!(errno == ERANGE && val < 0) && val >= lo, o->comm, PETSC_ERR_USER_INPUT, "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
+    PetscCheck(!(errno == ERANGE && val > 0) && val <= hi, o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
+    PetscCheck(!(errno == ERANGE && val < 0) && val >= lo, o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
     *v = (PetscInt64)val;
   }
   if (set) *set = s;
@@ -214,7 +231,8 @@ static PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v, PetscBool *set)
+static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v,
+                               PetscBool *set)
 {
   PetscFunctionBeginUser;
   PetscCall(ParseInteger(o, name, help, *v, (PetscInt64)LLONG_MIN, (PetscInt64)LLONG_MAX, v, set));
@@ -222,14 +240,16 @@ static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v, PetscBool *set)
+static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v,
+                              PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want;
   PetscBool         s;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsIntArray(name, help, NULL, v, &n, &s));
-  PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT, "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+  PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT,
+             "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -244,7 +264,8 @@ static PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len, PetscBool *set)
+static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len,
+                                PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscFunctionBeginUser;
@@ -254,7 +275,8 @@ static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const
 }
 
 /* list: n names, then PETSc's enum name and prefix, NULL; *v is an enum field */
-static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list, PetscInt n, int *v)
+static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list,
+                              PetscInt n, int *v)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          k                  = *v;
@@ -272,9 +294,9 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
   PetscFunctionBeginUser;
   buf[0] = 0;
   for (PetscInt k = 0; k < p->ndecl; k++) {
-    const OptionDecl *d   = &p->decl[k];
-    const char       *at  = (const char *)p + d->off;
-    const PetscInt    n   = d->n >= 0 ? d->n : d->per * *(const PetscInt *)((const char *)p + d->noff);
+    const OptionDecl *d  = &p->decl[k];
+    const char       *at = (const char *)p + d->off;
+    const PetscInt    n  = d->n >= 0 ? d->n : d->per * *(const PetscInt *)((const char *)p + d->noff);
     if (d->kind != OPT_PHYS) continue;
     PetscCall(PetscStrlcat(buf, buf[0] ? " " : "", len));
     PetscCall(PetscStrlcat(buf, d->name, len));
@@ -288,7 +310,10 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
       case OPTT_INT64: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt64_FMT, *(const PetscInt64 *)at)); break;
       case OPTT_BOOL: PetscCall(PetscSNPrintf(v, sizeof(v), "%d", (int)*(const PetscBool *)at)); break;
       case OPTT_ENUM: PetscCall(PetscStrncpy(v, d->list[*(const int *)at], sizeof(v))); break;
-      case OPTT_STRING: v[0] = 0; PetscCall(PetscStrlcat(buf, at, len)); break;
+      case OPTT_STRING:
+        v[0] = 0;
+        PetscCall(PetscStrlcat(buf, at, len));
+        break;
       }
       PetscCall(PetscStrlcat(buf, i ? "," : "", len));
       PetscCall(PetscStrlcat(buf, v, len));
@@ -309,26 +334,31 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
 {
   const PetscReal k = 1 / (prm->trajFps * prm->dt);
   PetscFunctionBeginUser;
-  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g)",
+             (double)prm->trajFps, (double)prm->dt, (double)k);
   *stride = (PetscInt)PetscFloorReal(k + 0.5);
-  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g); choose fps = 1 / (k dt)", (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g); "
+             "choose fps = 1 / (k dt)",
+             (double)prm->trajFps, (double)prm->dt, (double)k);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* -scenario NAME: a ready-made set of options, each used unless given otherwise. */
 static const char *const EvacuationScenario[][2] = {
-  {"-geometry",      "builtin:venue"},
-  {"-n",             "10000"        },
-  {"-radius",        "0.15"         },
-  {"-polydispersity", "0"           },
-  {"-init",          "jitter"       },
-  {"-init_phi",      "0.4"          },
-  {"-dt",            "0.03"         },
-  {"-steps",         "100000"       },
-  {"-eikonal_h",     "0.1"          },
-  {"-output_every",  "500"          },
-  {"-progress",      "2500"         },
-  {"-map",           "false"        },
+  {"-geometry", "builtin:venue"},
+  {"-n", "10000"},
+  {"-radius", "0.15"},
+  {"-polydispersity", "0"},
+  {"-init", "jitter"},
+  {"-init_phi", "0.4"},
+  {"-dt", "0.03"},
+  {"-steps", "100000"},
+  {"-eikonal_h", "0.1"},
+  {"-output_every", "500"},
+  {"-progress", "2500"},
+  {"-map", "false"},
 };
 
 static PetscErrorCode ApplyScenario(MPI_Comm comm)
@@ -338,7 +368,8 @@ static PetscErrorCode ApplyScenario(MPI_Comm comm)
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-scenario", name, sizeof(name), &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!strcmp(name, "evacuation"), comm, PETSC_ERR_USER_INPUT, "-scenario %s: the only scenario is 'evacuation'", name);
+  PetscCheck(!strcmp(name, "evacuation"), comm, PETSC_ERR_USER_INPUT, "-scenario %s: the only scenario is 'evacuation'",
+             name);
   for (size_t k = 0; k < sizeof(EvacuationScenario) / sizeof(EvacuationScenario[0]); k++) {
     PetscBool has;
     PetscCall(PetscOptionsHasName(NULL, NULL, EvacuationScenario[k][0], &has));
@@ -347,232 +378,504 @@ static PetscErrorCode ApplyScenario(MPI_Comm comm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
-{
-  PetscBool set, boxSet, regionSet, centerSet, nSet, tileSet, radiusSet, polySet, dtSet;
-  Opt       o = {comm, NULL, p};
-  SolverOps solver;
+/* ---- Options of each module ---------------------------------------------------------
+ * ProcessOptions reads the options module by module (XxxSetFromOptions), then checks
+ * them and derives the defaults that depend on other modules' options (XxxCheck, then
+ * SizeTheBox).  Given records which options were given explicitly: a crowd's radius
+ * and time step, the box from the geometry, ... are defaults that only apply then.   */
+typedef struct {
+  PetscBool box, region, center, n, tile, radius, poly, dt, gravity;
+} Given;
 
+static PetscErrorCode DisksSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
   PetscFunctionBeginUser;
-  PetscCall(ApplyScenario(comm));
-  p->ndecl = 0;
-  PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
-  o.PetscOptionsObject = PetscOptionsObject;
-  PetscCall(OptString(&o, OPT_RUN, "-scenario", "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)", p->scenario, sizeof(p->scenario), NULL));
-  PetscCall(OptInt64(&o, OPT_RUN, "-n", "Number of disks (with -init file: the file's)", &p->n, &nSet));
-  PetscCall(OptReal(&o, OPT_PHYS, "-radius", "Mean disk radius (default 0.5; 0.15 m for a crowd: -geometry with -walk)", &p->radius, &radiusSet));
-  PetscCall(OptReal(&o, OPT_PHYS, "-polydispersity", "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1 (default 0.2; 0 for a crowd)", &p->poly, &polySet));
-  PetscCall(OptReal(&o, OPT_PHYS, "-dt", "Time step h (default 0.001; 0.02 s for a crowd)", &p->dt, &dtSet));
-  PetscCall(OptInt(&o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
-  PetscCall(OptInt64(&o, OPT_PHYS, "-seed", "Seed of every random stream (initial state, free speeds, noise)", &p->seed, NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-box", "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box, NULL, 1, NULL, &boxSet));
-  PetscCall(OptBool(&o, OPT_PHYS, "-wall_box", "The box edges are walls", &p->wallBox));
-  PetscCall(OptReals(&o, OPT_PHYS, "-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r", 3 * THRONG_MAX_HALFPLANES, p->half, &p->nhalf, 3, "nx,ny,b", NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", &p->skin, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin", &p->rebin, NULL));
-  PetscCall(OptInt(&o, OPT_PHYS, "-tile", "Tile edge in cells (>= 2): the unit of the colour-ordered sweep (default: the largest <= 16 that makes >= 16 tiles; never depends on the rank count)", &p->tile, &tileSet));
-  PetscCall(OptInts(&o, OPT_RUN, "-rank_grid", "Ranks along x and y (default: the shortest halo)", 2, p->grid, NULL));
-  PetscCall(OptReal(&o, OPT_RUN, "-balance_threshold", "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); results are bitwise the same either way", &p->balance, NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-balance_interval", "Rebinnings between two attempts to repartition", &p->balanceInterval, NULL));
-  PetscCall(OptReal(&o, OPT_RUN, "-balance_cell_weight", "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", &p->balanceCell, NULL));
+  PetscCall(OptInt64(o, OPT_RUN, "-n", "Number of disks (with -init file: the file's)", &p->n, &g->n));
+  PetscCall(OptReal(o, OPT_PHYS, "-radius", "Mean disk radius (default 0.5; 0.15 m for a crowd: -geometry with -walk)",
+                    &p->radius, &g->radius));
+  PetscCall(OptReal(o, OPT_PHYS, "-polydispersity",
+                    "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1 (default 0.2; 0 for a crowd)", &p->poly, &g->poly));
+  PetscCall(OptReal(o, OPT_PHYS, "-dt", "Time step h (default 0.001; 0.02 s for a crowd)", &p->dt, &g->dt));
+  PetscCall(OptInt(o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
+  PetscCall(
+    OptInt64(o, OPT_PHYS, "-seed", "Seed of every random stream (initial state, free speeds, noise)", &p->seed, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DomainSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptReals(o, OPT_PHYS, "-box",
+                     "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box,
+                     NULL, 1, NULL, &g->box));
+  PetscCall(OptBool(o, OPT_PHYS, "-wall_box", "The box edges are walls", &p->wallBox));
+  PetscCall(OptReals(o, OPT_PHYS, "-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r",
+                     3 * THRONG_MAX_HALFPLANES, p->half, &p->nhalf, 3, "nx,ny,b", NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", &p->skin, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin",
+                    &p->rebin, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-tile",
+                   "Tile edge in cells (>= 2): the unit of the colour-ordered sweep (default: the largest <= 16 that "
+                   "makes >= 16 tiles; never depends on the rank count)",
+                   &p->tile, &g->tile));
+  PetscCall(OptInts(o, OPT_RUN, "-rank_grid", "Ranks along x and y (default: the shortest halo)", 2, p->grid, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-balance_threshold",
+                    "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); "
+                    "results are bitwise the same either way",
+                    &p->balance, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-balance_interval", "Rebinnings between two attempts to repartition",
+                   &p->balanceInterval, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-balance_cell_weight",
+                    "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", &p->balanceCell,
+                    NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The stepper (its name must be registered: solver.c) and the options of the steppers. */
+static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
   PetscCall(SolverRegisterAll());
-  PetscCall(OptString(&o, OPT_PHYS, "-solver", SolverHelp(), p->solver, sizeof(p->solver), NULL));
-  PetscCall(SolverGetOps(comm, p->solver, &solver)); /* an unknown name: one error now */
-  PetscCall(OptReal(&o, OPT_PHYS, "-solver_rtol", "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale", &p->rtol, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
-  PetscCall(OptInt(&o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-pgs_active", "pgs: linearise the pairs and walls with a gap below this (default: the skin)", &p->active, NULL));
-  PetscCall(OptBool(&o, OPT_PHYS, "-pgs_tao", "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel", &p->tao));
-  PetscCall(OptBool(&o, OPT_RUN, "-solver_monitor", "Print the iterations, residual and complementarity gap of every step", &p->monitor));
-  PetscCall(OptReal(&o, OPT_PHYS, "-edmd_temperature", "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", &p->kT, NULL));
-  PetscCall(OptBool(&o, OPT_PHYS, "-edmd_periodic", "edmd: periodic box (else the box has walls)", &p->periodic));
-  PetscCall(OptBool(&o, OPT_RUN, "-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)", &p->brute));
-  PetscCall(OptReal(&o, OPT_RUN, "-edmd_equilibrate", "edmd: pressure statistics start at this time", &p->equil, NULL));
-  PetscCall(OptString(&o, OPT_RUN, "-edmd_log", "edmd: write every collision and wall bounce, in order, to this file (replica 0)", p->edmdLog, sizeof(p->edmdLog), NULL));
-  PetscCall(OptString(&o, OPT_PHYS, "-geometry", "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md", p->geometry, sizeof(p->geometry), NULL));
-  PetscCall(OptBool(&o, OPT_PHYS, "-walk", "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the geometry only adds walls", &p->walk));
-  PetscCall(OptReal(&o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-eikonal_wall_distance", "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)", &p->eikWall, NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed, NULL, 1, NULL, NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2, NULL, 1, NULL, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-speed2_fraction", "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
-  PetscCall(OptEnum(&o, OPT_PHYS, "-crowd_model", "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection (desired velocity projected, seed 001)", CrowdModels, 2, (int *)&p->crowdModel));
-  PetscCall(OptEnum(&o, OPT_PHYS, "-exit_rule", "Crowd: an agent leaves when its centre has passed through the door (pass), or as soon as its disk touches the door line (reach: the rule of seed 001's tests)", ExitRules, 2, (int *)&p->exitRule));
-  PetscCall(OptReal(&o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)", &p->csmT[0], NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-csm_time_gap2", "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-csm_repulsion", "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL, 1, NULL, NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-csm_wall_repulsion", "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1, NULL, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-csm_corridor", "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)", &p->csmCorridor, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-csm_avoidance", "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s / (v0 T)) (0: off)", &p->csmAvoid, NULL));
-  PetscCall(OptBool(&o, OPT_RUN, "-csm_check_reach", "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))", &p->csmCheck));
-  PetscCall(OptReal(&o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)", &p->densH, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples", &p->densDt, NULL));
-  PetscCall(OptReal(&o, OPT_PHYS, "-attract_gamma", "Attraction f = -gamma (q - c)", &p->gamma, NULL));
-  PetscCall(OptReals(&o, OPT_PHYS, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center, NULL, 1, NULL, &centerSet));
-  PetscCall(OptReals(&o, OPT_PHYS, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity, NULL, 1, NULL, &set));
-  PetscCall(OptReal(&o, OPT_PHYS, "-noise", "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate", &p->noise, NULL));
-  if (!set && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
-  if (p->geometry[0] && p->walk) { /* a crowd: agents of the calibrated size (docs/crowd.md), all alike */
-    if (!radiusSet) p->radius = 0.15;
-    if (!dtSet) p->dt = 0.02;
-    if (!polySet) p->poly = 0;
+  PetscCall(OptString(o, OPT_PHYS, "-solver", SolverHelp(), p->solver, sizeof(p->solver), NULL));
+  PetscCall(SolverGetOps(o->comm, p->solver, ops)); /* an unknown name: one error now */
+  PetscCall(OptReal(o, OPT_PHYS, "-solver_rtol",
+                    "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale",
+                    &p->rtol, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",
+                    "pgs: linearise the pairs and walls with a gap below this (default: the skin)", &p->active, NULL));
+  PetscCall(OptBool(
+    o, OPT_PHYS, "-pgs_tao",
+    "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel",
+    &p->tao));
+  PetscCall(OptBool(o, OPT_RUN, "-solver_monitor",
+                    "Print the iterations, residual and complementarity gap of every step", &p->monitor));
+  PetscCall(OptReal(o, OPT_PHYS, "-edmd_temperature",
+                    "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", &p->kT, NULL));
+  PetscCall(OptBool(o, OPT_PHYS, "-edmd_periodic", "edmd: periodic box (else the box has walls)", &p->periodic));
+  PetscCall(OptBool(o, OPT_RUN, "-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)",
+                    &p->brute));
+  PetscCall(OptReal(o, OPT_RUN, "-edmd_equilibrate", "edmd: pressure statistics start at this time", &p->equil, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-edmd_log",
+                      "edmd: write every collision and wall bounce, in order, to this file (replica 0)", p->edmdLog,
+                      sizeof(p->edmdLog), NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdSetFromOptions(Opt *o)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptString(
+    o, OPT_PHYS, "-geometry",
+    "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md",
+    p->geometry, sizeof(p->geometry), NULL));
+  PetscCall(OptBool(o, OPT_PHYS, "-walk",
+                    "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
+                    "geometry only adds walls",
+                    &p->walk));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_wall_distance",
+                    "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)",
+                    &p->eikWall, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-speed2_fraction",
+                    "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-crowd_model",
+                    "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection "
+                    "(desired velocity projected, seed 001)",
+                    CrowdModels, 2, (int *)&p->crowdModel));
+  PetscCall(OptEnum(o, OPT_PHYS, "-exit_rule",
+                    "Crowd: an agent leaves when its centre has passed through the door (pass), or as soon as its disk "
+                    "touches the door line (reach: the rule of seed 001's tests)",
+                    ExitRules, 2, (int *)&p->exitRule));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)",
+                    &p->csmT[0], NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap2",
+                    "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_repulsion",
+                     "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL,
+                     1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_wall_repulsion",
+                     "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1,
+                     NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_corridor",
+                    "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)",
+                    &p->csmCorridor, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_avoidance",
+                    "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s "
+                    "/ (v0 T)) (0: off)",
+                    &p->csmAvoid, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-csm_check_reach",
+                    "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))",
+                    &p->csmCheck));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)",
+                    &p->densH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
+                    &p->densDt, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The driver f; a crowd walks on level ground, with agents of the calibrated size
+   (docs/crowd.md), all alike: its defaults of gravity, radius, time step and
+   polydispersity. */
+static PetscErrorCode DriverSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptReal(o, OPT_PHYS, "-attract_gamma", "Attraction f = -gamma (q - c)", &p->gamma, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center,
+                     NULL, 1, NULL, &g->center));
+  PetscCall(OptReals(o, OPT_PHYS, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity,
+                     NULL, 1, NULL, &g->gravity));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-noise",
+            "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate",
+            &p->noise, NULL));
+  if (!g->gravity && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
+  if (p->geometry[0] && p->walk) {
+    if (!g->radius) p->radius = 0.15;
+    if (!g->dt) p->dt = 0.02;
+    if (!g->poly) p->poly = 0;
   }
-  PetscCall(OptReals(&o, OPT_PHYS, "-gravity_schedule", "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)", 3 * 16, p->sched, &p->nsched, 3, "t,gx,gy", NULL));
-  for (PetscInt k = 1; k < p->nsched; k++) PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], comm, PETSC_ERR_USER_INPUT, "option -gravity_schedule: the times must increase");
-  PetscCall(OptEnum(&o, OPT_RUN, "-init", "Initial condition", InitKinds, 4, (int *)&p->init));
-  PetscCall(OptString(&o, OPT_RUN, "-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)", p->initFile, sizeof(p->initFile), NULL));
-  PetscCall(OptReals(&o, OPT_RUN, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region, NULL, 1, NULL, &regionSet));
+  PetscCall(
+    OptReals(o, OPT_PHYS, "-gravity_schedule",
+             "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)",
+             3 * 16, p->sched, &p->nsched, 3, "t,gx,gy", NULL));
+  for (PetscInt k = 1; k < p->nsched; k++)
+    PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], o->comm, PETSC_ERR_USER_INPUT,
+               "option -gravity_schedule: the times must increase");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The initial state; -groups with densities reads the geometry for the walkable areas. */
+static PetscErrorCode InitSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptEnum(o, OPT_RUN, "-init", "Initial condition", InitKinds, 4, (int *)&p->init));
+  PetscCall(OptString(o, OPT_RUN, "-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)",
+                      p->initFile, sizeof(p->initFile), NULL));
+  PetscCall(OptReals(o, OPT_RUN, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region,
+                     NULL, 1, NULL, &g->region));
   {
     PetscBool gset;
-    PetscCall(OptBool(&o, OPT_RUN, "-groups_density", "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the region, with -geometry), not a count", &p->groupsDensity));
-    PetscCall(OptReals(&o, OPT_RUN, "-groups", "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n and -init_region)", 5 * 16, p->groups, &p->ngroups, 5, "x0,y0,x1,y1,n", &gset));
-    PetscCheck(!p->groupsDensity || gset, comm, PETSC_ERR_USER_INPUT, "-groups_density needs -groups x0,y0,x1,y1,density,...");
-    PetscCheck(!p->groupsDensity || (p->geometry[0] && p->walk), comm, PETSC_ERR_USER_INPUT, "-groups_density needs a crowd -geometry: the density is per m^2 of its walkable area");
+    PetscCall(OptBool(o, OPT_RUN, "-groups_density",
+                      "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the "
+                      "region, with -geometry), not a count",
+                      &p->groupsDensity));
+    PetscCall(OptReals(o, OPT_RUN, "-groups",
+                       "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n "
+                       "and -init_region)",
+                       5 * 16, p->groups, &p->ngroups, 5, "x0,y0,x1,y1,n", &gset));
+    PetscCheck(!p->groupsDensity || gset, o->comm, PETSC_ERR_USER_INPUT,
+               "-groups_density needs -groups x0,y0,x1,y1,density,...");
+    PetscCheck(!p->groupsDensity || (p->geometry[0] && p->walk), o->comm, PETSC_ERR_USER_INPUT,
+               "-groups_density needs a crowd -geometry: the density is per m^2 of its walkable area");
     if (gset) {
       Geometry geo;
       p->n = 0;
-      if (p->groupsDensity) PetscCall(GeometryRead(comm, p->geometry, PETSC_FALSE, &geo));
+      if (p->groupsDensity) PetscCall(GeometryRead(o->comm, p->geometry, PETSC_FALSE, &geo));
       for (PetscInt g = 0; g < p->ngroups; g++) {
         PetscReal *q = &p->groups[5 * g];
-        PetscCheck(q[2] > q[0] && q[3] > q[1], comm, PETSC_ERR_USER_INPUT, "-groups: region %" PetscInt_FMT " needs x0 < x1 and y0 < y1", g);
+        PetscCheck(q[2] > q[0] && q[3] > q[1], o->comm, PETSC_ERR_USER_INPUT,
+                   "-groups: region %" PetscInt_FMT " needs x0 < x1 and y0 < y1", g);
         if (p->groupsDensity) { /* density -> count, from the walkable area inside the region */
           PetscReal area;
-          PetscCheck(q[4] >= 0 && q[4] <= 10, comm, PETSC_ERR_USER_INPUT, "-groups: the density of group %" PetscInt_FMT " is %g per m^2; give 0 to 10 (a crowd of 0.2 m disks packs at most 8 /m^2)", g, (double)q[4]);
+          PetscCheck(q[4] >= 0 && q[4] <= 10, o->comm, PETSC_ERR_USER_INPUT,
+                     "-groups: the density of group %" PetscInt_FMT
+                     " is %g per m^2; give 0 to 10 (a crowd of 0.2 m disks packs at most 8 /m^2)",
+                     g, (double)q[4]);
           PetscCall(GeometryRegionArea(&geo, q, &area));
           q[4] = PetscFloorReal(q[4] * area + 0.5);
         }
-        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]) && q[4] <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g, (double)q[4]);
+        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]) && q[4] <= PETSC_MAX_INT, o->comm, PETSC_ERR_USER_INPUT,
+                   "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g,
+                   (double)q[4]);
         p->n += (PetscInt64)q[4];
       }
       if (p->groupsDensity) PetscCall(GeometryDestroy(&geo));
     }
   }
-  PetscCall(OptReal(&o, OPT_RUN, "-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)", &p->phi, NULL));
-  PetscCall(OptEnum(&o, OPT_RUN, "-init_overlap", "Initial overlaps: error or project them away", OverlapPolicies, 2, (int *)&p->overlap));
-  PetscCall(OptReal(&o, OPT_RUN, "-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max", &p->overlapTol, NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-init_overlap_max_sweeps", "Sweeps allowed for the initial projection", &p->overlapMaxSweeps, NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-progress", "Progress line every K steps (0: ten lines per run)", &p->progress, NULL));
-  PetscCall(OptBool(&o, OPT_RUN, "-map", "Print an ASCII density map of the final state", &p->map));
-  PetscCall(OptBool(&o, OPT_RUN, "-check_conservation", "Verify the id set after every migration", &p->checkConservation));
-  PetscCall(OptBool(&o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
-  PetscCall(OptString(&o, OPT_RUN, "-output", "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output, sizeof(p->output), NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-output_every", "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery, NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-overlap_every", "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress samples only; default 1 for crowds, 0 otherwise)", &p->overlapEvery, NULL));
-  PetscCall(OptString(&o, OPT_RUN, "-trajectory", "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive layout, which PedPy reads (docs/crowd.md)", p->traj, sizeof(p->traj), NULL));
-  PetscCall(OptReal(&o, OPT_RUN, "-trajectory_fps", "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole)", &p->trajFps, NULL));
-  PetscCall(OptString(&o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint, sizeof(p->checkpoint), NULL));
-  PetscCall(OptInt(&o, OPT_RUN, "-checkpoint_every", "Checkpoint every K steps (0: off)", &p->chkEvery, NULL));
-  PetscCall(OptReal(&o, OPT_RUN, "-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", &p->chkWall, NULL));
-  PetscCall(OptReal(&o, OPT_RUN, "-output_flush_every", "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)", &p->flushEvery, NULL));
-  PetscCall(OptBool(&o, OPT_RUN, "-io_collective_buffering", "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", &p->ioTwoPhase));
-  PetscCall(OptString(&o, OPT_RUN, "-restart", "Continue from this checkpoint (give the original run's physics options: a different value of any is refused)", p->restart, sizeof(p->restart), NULL));
-  PetscOptionsEnd();
+  PetscCall(OptReal(o, OPT_RUN, "-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)",
+                    &p->phi, NULL));
+  PetscCall(OptEnum(o, OPT_RUN, "-init_overlap", "Initial overlaps: error or project them away", OverlapPolicies, 2,
+                    (int *)&p->overlap));
+  PetscCall(OptReal(o, OPT_RUN, "-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max",
+                    &p->overlapTol, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-init_overlap_max_sweeps", "Sweeps allowed for the initial projection",
+                   &p->overlapMaxSweeps, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  if (p->init == INIT_FILE) {
-    PetscInt64 count;
-    PetscCheck(p->initFile[0], comm, PETSC_ERR_USER_INPUT, "-init file needs -init_file PATH");
-    PetscCheck(boxSet || p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-init file needs the box given with -box x0,y0,x1,y1 (or a -geometry)");
-    PetscCall(InitCountFile(comm, p->initFile, &count, &p->rmaxFile));
-    PetscCheck(!nSet || count == p->n, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT " but '%s' holds %" PetscInt64_FMT " disks (leave -n out with -init file)", p->n, p->initFile, count);
-    p->n = count;
-  }
+static PetscErrorCode OutputSetFromOptions(Opt *o)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptInt(o, OPT_RUN, "-progress", "Progress line every K steps (0: ten lines per run)", &p->progress, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-map", "Print an ASCII density map of the final state", &p->map));
+  PetscCall(
+    OptBool(o, OPT_RUN, "-check_conservation", "Verify the id set after every migration", &p->checkConservation));
+  PetscCall(OptBool(o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
+  PetscCall(OptString(o, OPT_RUN, "-output",
+                      "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output,
+                      sizeof(p->output), NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-output_every",
+                   "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery,
+                   NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-overlap_every",
+                   "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress "
+                   "samples only; default 1 for crowds, 0 otherwise)",
+                   &p->overlapEvery, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-trajectory",
+                      "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive "
+                      "layout, which PedPy reads (docs/crowd.md)",
+                      p->traj, sizeof(p->traj), NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-trajectory_fps",
+                    "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole)",
+                    &p->trajFps, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint,
+                      sizeof(p->checkpoint), NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-checkpoint_every", "Checkpoint every K steps (0: off)", &p->chkEvery, NULL));
+  PetscCall(
+    OptReal(o, OPT_RUN, "-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", &p->chkWall, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-output_flush_every",
+                    "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)",
+                    &p->flushEvery, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-io_collective_buffering",
+                    "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", &p->ioTwoPhase));
+  PetscCall(OptString(
+    o, OPT_RUN, "-restart",
+    "Continue from this checkpoint (give the original run's physics options: a different value of any is refused)",
+    p->restart, sizeof(p->restart), NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* Validation: replicated data, so every rank raises the same error (collective). */
+/* -init file: the file gives the disks (counted now) and the largest radius. */
+static PetscErrorCode InitCountFromFile(MPI_Comm comm, Params *p, const Given *g)
+{
+  PetscFunctionBeginUser;
+  if (p->init != INIT_FILE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscInt64 count;
+  PetscCheck(p->initFile[0], comm, PETSC_ERR_USER_INPUT, "-init file needs -init_file PATH");
+  PetscCheck(g->box || p->geometry[0], comm, PETSC_ERR_USER_INPUT,
+             "-init file needs the box given with -box x0,y0,x1,y1 (or a -geometry)");
+  PetscCall(InitCountFile(comm, p->initFile, &count, &p->rmaxFile));
+  PetscCheck(!g->n || count == p->n, comm, PETSC_ERR_USER_INPUT,
+             "-n %" PetscInt64_FMT " but '%s' holds %" PetscInt64_FMT " disks (leave -n out with -init file)", p->n,
+             p->initFile, count);
+  p->n = count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- Checks: replicated data, so every rank raises the same error (collective). ---- */
+static PetscErrorCode DisksCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
   PetscCheck(p->n >= 0, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": the number of disks must be >= 0", p->n);
-  PetscCheck(p->n <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": more disks than this PETSc build's PetscInt can index", p->n);
-  PetscCheck(p->radius > 0 && PetscIsNormalReal(p->radius), comm, PETSC_ERR_USER_INPUT, "-radius %g: the radius must be > 0", (double)p->radius);
-  PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)", (double)p->poly);
-  PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0", (double)p->dt);
+  PetscCheck(p->n <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+             "-n %" PetscInt64_FMT ": more disks than this PETSc build's PetscInt can index", p->n);
+  PetscCheck(p->radius > 0 && PetscIsNormalReal(p->radius), comm, PETSC_ERR_USER_INPUT,
+             "-radius %g: the radius must be > 0", (double)p->radius);
+  PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)",
+             (double)p->poly);
+  PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0",
+             (double)p->dt);
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
-  PetscCheck(p->noise >= 0 && p->noise < 1e300, comm, PETSC_ERR_USER_INPUT, "-noise %.6g: the diffusion coefficient must be >= 0 and finite", (double)p->noise);
-  PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT, "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
-  PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT, "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)", (double)p->balanceCell);
-  PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0", p->balanceInterval);
-  PetscCheck(!tileSet || p->tile >= 2, comm, PETSC_ERR_USER_INPUT, "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
-  PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]", (double)p->rebin);
-  PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
-  PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT, "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi, (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
-  PetscCheck(p->rtol >= 0 && p->atol >= 0 && p->rtol + p->atol > 0, comm, PETSC_ERR_USER_INPUT, "-solver_rtol %g, -solver_atol %g: must be >= 0, not both 0", (double)p->rtol, (double)p->atol);
-  PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
-  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0", (double)p->eikH);
-  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0", (double)p->eikWall);
-  PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0", (double)p->kT);
-  PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
-  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)", (double)p->densH);
-  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
-  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]", (double)p->frac2);
-  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3], comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
-  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm, PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0], (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
-  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
-  for (int k = 0; k < 2; k++) PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
-  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmRep[0], (double)p->csmRep[1]);
-  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT, "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
-  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT, "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
-  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm, PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m", (double)p->csmWall[0], (double)p->csmWall[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DriverCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->noise >= 0 && p->noise < 1e300, comm, PETSC_ERR_USER_INPUT,
+             "-noise %.6g: the diffusion coefficient must be >= 0 and finite", (double)p->noise);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DomainCheck(MPI_Comm comm, const Params *p, const Given *g)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT,
+             "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
+  PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT,
+             "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)",
+             (double)p->balanceCell);
+  PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0",
+             p->balanceInterval);
+  PetscCheck(!g->tile || p->tile >= 2, comm, PETSC_ERR_USER_INPUT,
+             "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
+  PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]",
+             (double)p->rebin);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InitCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT,
+             "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi,
+             (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
   PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
-  PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0", p->outputEvery);
-  PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0", p->chkEvery);
-  PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0", (double)p->flushEvery);
-  PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0", p->overlapEvery);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->rtol >= 0 && p->atol >= 0 && p->rtol + p->atol > 0, comm, PETSC_ERR_USER_INPUT,
+             "-solver_rtol %g, -solver_atol %g: must be >= 0, not both 0", (double)p->rtol, (double)p->atol);
+  PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
+  PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
+             (double)p->kT);
+  PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0",
+             (double)p->eikH);
+  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0",
+             (double)p->eikWall);
+  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
+             (double)p->densH);
+  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
+  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]",
+             (double)p->frac2);
+  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3],
+             comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max",
+             (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
+  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm,
+             PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
+             (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
+  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  for (int k = 0; k < 2; k++)
+    PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT,
+               "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
+  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT,
+             "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT,
+             "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
+  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmWall[0], (double)p->csmWall[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Output: defaults (the checkpoint beside the snapshots), and no file written twice. */
+static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
+  PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0",
+             p->outputEvery);
+  PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0",
+             p->chkEvery);
+  PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0",
+             (double)p->flushEvery);
+  PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0",
+             p->overlapEvery);
   if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
-  if (!p->checkpoint[0] && strcmp(p->output, "none")) PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
+  if (!p->checkpoint[0] && strcmp(p->output, "none"))
+    PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
   if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
   if (p->traj[0]) { /* two writers of one file would destroy it */
     char h5[PETSC_MAX_PATH_LEN + 8];
     PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", p->output));
-    PetscCheck(strcmp(p->traj, h5) || !strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is also the snapshot file of -output %s: choose another name (e.g. %s.traj.h5)", p->traj, p->output, p->output);
-    PetscCheck(strcmp(p->traj, p->checkpoint), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is also the checkpoint file: choose another name", p->traj);
-    PetscCheck(strcmp(p->traj, p->restart), comm, PETSC_ERR_USER_INPUT, "-trajectory %s is the checkpoint to restart from: choose another name", p->traj);
+    PetscCheck(strcmp(p->traj, h5) || !strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,
+               "-trajectory %s is also the snapshot file of -output %s: choose another name (e.g. %s.traj.h5)", p->traj,
+               p->output, p->output);
+    PetscCheck(strcmp(p->traj, p->checkpoint), comm, PETSC_ERR_USER_INPUT,
+               "-trajectory %s is also the checkpoint file: choose another name", p->traj);
+    PetscCheck(strcmp(p->traj, p->restart), comm, PETSC_ERR_USER_INPUT,
+               "-trajectory %s is the checkpoint to restart from: choose another name", p->traj);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* The skin (a crowd's from its fastest agent), then the stepper's own checks, which may
+   depend on it. */
+static PetscErrorCode SkinCheck(MPI_Comm comm, Params *p, const SolverOps *solver)
+{
   const PetscReal rmax = InitRadiusMax(p);
-  if (p->skin < 0 && p->geometry[0] && p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
+  PetscFunctionBeginUser;
+  if (p->skin < 0 && p->geometry[0] &&
+      p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
     const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0);
-    p->skin = PetscMax(0.2 * rmax, 4 * vmax * p->dt);
+    p->skin              = PetscMax(0.2 * rmax, 4 * vmax * p->dt);
   }
   if (p->skin < 0) p->skin = 0.2 * rmax;
   PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
   if (p->active < 0) p->active = p->skin;
-  PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT, "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active, (double)p->skin);
-  if (solver.check) PetscCall(solver.check(comm, p)); /* the stepper's own checks */
+  PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT,
+             "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active,
+             (double)p->skin);
+  if (solver->check) PetscCall(solver->check(comm, p)); /* the stepper's own checks */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* The box (from the geometry, or sized from -n), the initial region, the attraction's
+   centre, the tiles, the half-planes. */
+static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
+{
+  const PetscReal rmax = InitRadiusMax(p);
+  PetscFunctionBeginUser;
   if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell and by
                            the distance agents walk on beyond a door */
-    Geometry g;
-    PetscCall(GeometryRead(comm, p->geometry, p->walk, &g));
-    if (!boxSet) {
+    Geometry geo;
+    PetscCall(GeometryRead(comm, p->geometry, p->walk, &geo));
+    if (!g->box) {
       const PetscReal m = 2 * rmax + p->skin + ParamsExitDepth(p);
-      p->box[0] = g.bbox[0] - m, p->box[1] = g.bbox[1] - m, p->box[2] = g.bbox[2] + m, p->box[3] = g.bbox[3] + m;
-      boxSet    = PETSC_TRUE;
+      p->box[0] = geo.bbox[0] - m, p->box[1] = geo.bbox[1] - m, p->box[2] = geo.bbox[2] + m,
+      p->box[3] = geo.bbox[3] + m;
+      g->box    = PETSC_TRUE;
     }
-    if (!regionSet) {
-      PetscCall(PetscArraycpy(p->region, g.bbox, 4));
-      regionSet = PETSC_TRUE;
+    if (!g->region) {
+      PetscCall(PetscArraycpy(p->region, geo.bbox, 4));
+      g->region = PETSC_TRUE;
     }
-    PetscCall(GeometryDestroy(&g));
+    PetscCall(GeometryDestroy(&geo));
   }
-  if (!boxSet) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
-    const PetscReal cell = 2 * rmax + p->skin, a = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
-    const PetscReal W = PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)(tileSet ? p->tile : 16) * cell); /* >= 4 tiles */
+  if (!g->box) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
+    const PetscReal cell = 2 * rmax + p->skin,
+                    a    = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
+    const PetscReal W =
+      PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)(g->tile ? p->tile : 16) * cell); /* >= 4 tiles */
     const PetscReal Hlattice = ((PetscReal)p->n * a / W + 1) * a * PetscSqrtReal(3.0) / 2 + 4 * rmax;
     p->box[0] = p->box[1] = 0;
-    p->box[2] = W;
-    p->box[3] = PetscMax(PetscMax(0.075 * W, 1.25 * Hlattice), 4 * cell);
+    p->box[2]             = W;
+    p->box[3]             = PetscMax(PetscMax(0.075 * W, 1.25 * Hlattice), 4 * cell);
   }
-  PetscCheck(p->box[2] > p->box[0] && p->box[3] > p->box[1], comm, PETSC_ERR_USER_INPUT, "-box %g,%g,%g,%g: need x0 < x1 and y0 < y1", (double)p->box[0], (double)p->box[1], (double)p->box[2], (double)p->box[3]);
-  if (!regionSet) PetscCall(PetscArraycpy(p->region, p->box, 4));
-  PetscCheck(p->region[2] > p->region[0] && p->region[3] > p->region[1], comm, PETSC_ERR_USER_INPUT, "-init_region: need x0 < x1 and y0 < y1");
-  if (!centerSet) {
+  PetscCheck(p->box[2] > p->box[0] && p->box[3] > p->box[1], comm, PETSC_ERR_USER_INPUT,
+             "-box %g,%g,%g,%g: need x0 < x1 and y0 < y1", (double)p->box[0], (double)p->box[1], (double)p->box[2],
+             (double)p->box[3]);
+  if (!g->region) PetscCall(PetscArraycpy(p->region, p->box, 4));
+  PetscCheck(p->region[2] > p->region[0] && p->region[3] > p->region[1], comm, PETSC_ERR_USER_INPUT,
+             "-init_region: need x0 < x1 and y0 < y1");
+  if (!g->center) {
     p->center[0] = 0.5 * (p->box[0] + p->box[2]);
     p->center[1] = 0.5 * (p->box[1] + p->box[3]);
   }
-  if (!tileSet) { /* the largest tile <= 16 cells that makes >= 16 tiles, so that small scenes
+  if (!g->tile) { /* the largest tile <= 16 cells that makes >= 16 tiles, so that small scenes
                      still split over ranks; from the cell grid alone, never from the rank
                      count, so the sweep order and the trajectory stay the same on any    */
     const PetscReal cell = 2 * rmax + p->skin;
@@ -585,6 +888,44 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
     PetscReal *w = &p->half[3 * k], nn = PetscSqrtReal(w[0] * w[0] + w[1] * w[1]);
     PetscCheck(nn > 0, comm, PETSC_ERR_USER_INPUT, "-halfplanes: triple %" PetscInt_FMT " has a zero normal", k + 1);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
+{
+  Opt       o = {comm, NULL, p};
+  Given     g;
+  SolverOps solver;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&g, sizeof(g)));
+  PetscCall(ApplyScenario(comm));
+  p->ndecl = 0;
+  PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
+  o.PetscOptionsObject = PetscOptionsObject;
+  PetscCall(OptString(
+    &o, OPT_RUN, "-scenario",
+    "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)",
+    p->scenario, sizeof(p->scenario), NULL));
+  PetscCall(DisksSetFromOptions(&o, &g));
+  PetscCall(DomainSetFromOptions(&o, &g));
+  PetscCall(SolverSetFromOptions(&o, &solver));
+  PetscCall(CrowdSetFromOptions(&o));
+  PetscCall(DriverSetFromOptions(&o, &g));
+  PetscCall(InitSetFromOptions(&o, &g));
+  PetscCall(OutputSetFromOptions(&o));
+  PetscOptionsEnd();
+
+  PetscCall(InitCountFromFile(comm, p, &g));
+  PetscCall(DisksCheck(comm, p));
+  PetscCall(DriverCheck(comm, p));
+  PetscCall(DomainCheck(comm, p, &g));
+  PetscCall(InitCheck(comm, p));
+  PetscCall(SolverCheck(comm, p));
+  PetscCall(CrowdCheck(comm, p));
+  PetscCall(OutputCheck(comm, p));
+  PetscCall(SkinCheck(comm, p, &solver));
+  PetscCall(SceneCheck(comm, p, &g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -617,7 +958,7 @@ static const char *TakeConfigArg(int *argc, char ***argv)
     }
     (*argv)[k++] = (*argv)[i];
   }
-  *argc = k;
+  *argc      = k;
   (*argv)[k] = NULL;
   return file;
 }
@@ -646,7 +987,8 @@ PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PetscOptionsInsertFileYAML(comm, NULL, g_config, PETSC_TRUE);
   PetscCall(PetscPopErrorHandler());
-  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT, "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
+  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT,
+             "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
   /* the command line keeps precedence over the file */
   PetscCall(PetscOptionsInsert(NULL, argc, argv, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -655,8 +997,15 @@ PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
 PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT " seed=%" PetscInt64_FMT "\n", p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
-  PetscCall(PetscPrintf(comm, "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n", (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
+  PetscCall(PetscPrintf(comm,
+                        "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT
+                        " seed=%" PetscInt64_FMT "\n",
+                        p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
+  PetscCall(PetscPrintf(comm,
+                        "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT
+                        " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n",
+                        (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3],
+                        p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
                         (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
   {
     SolverOps ops;
