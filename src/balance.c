@@ -53,7 +53,8 @@
  * all-to-all); the rebinning then bins them and builds the ghosts as usual.            */
 #include <throng/balance.h>
 
-PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
+PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], const PetscInt *cx,
+                           const PetscInt *cy)
 {
   PetscInt64 worst = 0;
   for (PetscMPIInt by = 0; by < p[1]; by++)
@@ -68,7 +69,8 @@ PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const Pets
 
 /* Can nt columns (column t of band b weighs S[b nt + t]) be cut into p strips of at
    least one column each, no block heavier than B?  If so, cut[0..p] is the greedy cut. */
-static PetscBool Feasible(PetscInt nt, PetscInt nb, const PetscInt64 *S, PetscMPIInt p, PetscInt64 B, PetscInt *cut, PetscInt64 *acc)
+static PetscBool Feasible(PetscInt nt, PetscInt nb, const PetscInt64 *S, PetscMPIInt p, PetscInt64 B, PetscInt *cut,
+                          PetscInt64 *acc)
 {
   PetscInt pos = 0;
   cut[0]       = 0;
@@ -103,13 +105,16 @@ static void Cut1D(PetscInt nt, PetscInt nb, const PetscInt64 *S, PetscMPIInt p, 
   (void)Feasible(nt, nb, S, p, hi, cut, acc);
 }
 
-PetscErrorCode BalanceRectilinear(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], PetscInt *cx, PetscInt *cy, PetscInt64 *heaviest)
+PetscErrorCode BalanceRectilinear(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], PetscInt *cx,
+                                  PetscInt *cy, PetscInt64 *heaviest)
 {
   PetscInt64 *S, *acc, best;
   PetscInt   *nx, *ny;
 
   PetscFunctionBeginUser;
-  PetscCheck(p[0] >= 1 && p[1] >= 1 && nt[0] >= p[0] && nt[1] >= p[1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%d x %d blocks need at least as many tiles, not %" PetscInt_FMT " x %" PetscInt_FMT, p[0], p[1], nt[0], nt[1]);
+  PetscCheck(p[0] >= 1 && p[1] >= 1 && nt[0] >= p[0] && nt[1] >= p[1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "%d x %d blocks need at least as many tiles, not %" PetscInt_FMT " x %" PetscInt_FMT, p[0], p[1], nt[0],
+             nt[1]);
   PetscCall(PetscMalloc2(PetscMax(p[0] * nt[1], p[1] * nt[0]) + 1, &S, PetscMax(p[0], p[1]) + 1, &acc));
   PetscCall(PetscMalloc2(p[0] + 1, &nx, p[1] + 1, &ny));
   best = BalanceHeaviest(nt, W, p, cx, cy);
@@ -156,7 +161,8 @@ static PetscInt64 CellWork(const Params *prm) { return (PetscInt64)nearbyint(prm
 /* The best grid and cuts for the tile work W: every factorisation of the ranks that fits
    the tiles (only the current one with -rank_grid), the current grid first so that
    another must be strictly better. */
-static PetscErrorCode BestPartition(const Domain *d, const PetscInt64 *W, PetscMPIInt p[2], PetscInt **cx, PetscInt **cy, PetscInt64 *heaviest)
+static PetscErrorCode BestPartition(const Domain *d, const PetscInt64 *W, PetscMPIInt p[2], PetscInt **cx,
+                                    PetscInt **cy, PetscInt64 *heaviest)
 {
   PetscInt *tx, *ty;
   PetscFunctionBeginUser;
@@ -183,12 +189,15 @@ static PetscErrorCode BestPartition(const Domain *d, const PetscInt64 *W, PetscM
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, const Particles *P, PetscLogDouble busy, PetscInt step, PetscReal time, PetscBool *repartition, PetscMPIInt p[2], PetscInt **cx, PetscInt **cy)
+PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, const Particles *P, PetscLogDouble busy,
+                            PetscInt step, PetscReal time, PetscBool *repartition, PetscMPIInt p[2], PetscInt **cx,
+                            PetscInt **cy)
 {
-  const PetscInt64 cw = CellWork(prm);
-  const PetscReal cells = (PetscReal)((d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]));
-  PetscReal      v[3] = {(PetscReal)P->n * WORK_UNIT + (PetscReal)cw * cells, (PetscReal)P->n, (PetscReal)busy}, mx[3], sm[3];
-  BalanceRec     r;
+  const PetscInt64 cw    = CellWork(prm);
+  const PetscReal  cells = (PetscReal)((d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]));
+  PetscReal v[3] = {(PetscReal)P->n * WORK_UNIT + (PetscReal)cw * cells, (PetscReal)P->n, (PetscReal)busy}, mx[3],
+            sm[3];
+  BalanceRec r;
 
   PetscFunctionBeginUser;
   *repartition = PETSC_FALSE;
@@ -213,7 +222,8 @@ PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, cons
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, W, (PetscMPIInt)nt, MPIU_INT64, MPI_SUM, d->comm));
     for (PetscInt ty = 0; ty < d->nt[1]; ty++) /* the cells' share, the same on every rank */
       for (PetscInt tx = 0; tx < d->nt[0]; tx++)
-        W[ty * d->nt[0] + tx] += cw * (PetscMin(d->tile, d->nc[0] - tx * d->tile) * PetscMin(d->tile, d->nc[1] - ty * d->tile));
+        W[ty * d->nt[0] + tx] +=
+          cw * (PetscMin(d->tile, d->nc[0] - tx * d->tile) * PetscMin(d->tile, d->nc[1] - ty * d->tile));
     PetscCall(BestPartition(d, W, p, cx, cy, &best));
     if ((PetscReal)best < 0.98 * mx[0]) { /* the loop repartitions (sim.c) */
       *repartition = PETSC_TRUE;
@@ -241,8 +251,13 @@ PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *
       for (int j = 0; j < 3; j++) m[j] += v[j], x[j] = PetscMax(x[j], v[j]);
     }
     for (int j = 0; j < 3 && b->nrec; j++) m[j] /= (PetscReal)b->nrec;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: balance: threshold %.3f, %" PetscInt_FMT " checks, %" PetscInt_FMT " repartitions (%" PetscInt64_FMT " disks moved by them), grid %d x %d at the end; imbalance (max/mean over the ranks, mean and max over the checks): work %.3f %.3f, disks %.3f %.3f, busy time %.3f %.3f\n",
-                          (double)prm->balance, b->checks, b->repartitions, routed, d->p[0], d->p[1], (double)m[0], (double)x[0], (double)m[1], (double)x[1], (double)m[2], (double)x[2]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: balance: threshold %.3f, %" PetscInt_FMT " checks, %" PetscInt_FMT
+                          " repartitions (%" PetscInt64_FMT
+                          " disks moved by them), grid %d x %d at the end; imbalance (max/mean over the ranks, mean "
+                          "and max over the checks): work %.3f %.3f, disks %.3f %.3f, busy time %.3f %.3f\n",
+                          (double)prm->balance, b->checks, b->repartitions, routed, d->p[0], d->p[1], (double)m[0],
+                          (double)x[0], (double)m[1], (double)x[1], (double)m[2], (double)x[2]));
     if (writeFile) {
       char  name[PETSC_MAX_PATH_LEN];
       FILE *f;
@@ -250,7 +265,9 @@ PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *
       f = fopen(name, "w");
       PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
       fprintf(f, "step,time,work_max_over_mean,disks_max_over_mean,busy_max_over_mean,repartitioned\n");
-      for (PetscInt k = 0; k < b->nrec; k++) fprintf(f, "%lld,%.10g,%.6g,%.6g,%.6g,%d\n", (long long)b->rec[k].step, (double)b->rec[k].time, (double)b->rec[k].work, (double)b->rec[k].disks, (double)b->rec[k].busy, b->rec[k].moved);
+      for (PetscInt k = 0; k < b->nrec; k++)
+        fprintf(f, "%lld,%.10g,%.6g,%.6g,%.6g,%d\n", (long long)b->rec[k].step, (double)b->rec[k].time,
+                (double)b->rec[k].work, (double)b->rec[k].disks, (double)b->rec[k].busy, b->rec[k].moved);
       fclose(f);
     }
   }

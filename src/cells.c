@@ -53,7 +53,7 @@ static PetscErrorCode Reserve(Cells *c, PetscInt m)
 PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool atBin)
 {
   const PetscReal *bx = atBin ? p->xb : p->x, *by = atBin ? p->yb : p->y;
-  const PetscInt n = p->n;
+  const PetscInt   n = p->n;
 
   PetscFunctionBeginUser;
   PetscCall(Reserve(c, n));
@@ -61,7 +61,9 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool 
   for (PetscInt i = 0; i < n; i++) {
     PetscInt cx, cy;
     DomainCellOf(d, bx[i], by[i], &cx, &cy);
-    PetscCheck(cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "disk %" PetscInt64_FMT " at (%g, %g) binned outside its rank's block", p->id[i], (double)bx[i], (double)by[i]);
+    PetscCheck(cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "disk %" PetscInt64_FMT " at (%g, %g) binned outside its rank's block", p->id[i], (double)bx[i],
+               (double)by[i]);
     c->key[i] = d->slot[DomainLocalCell(d, cx, cy)];
     c->count[c->key[i] + 1]++;
   }
@@ -113,7 +115,8 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
     PetscInt cx, cy, k;
     DomainCellOf(d, p->x[n + g], p->y[n + g], &cx, &cy);
     k = DomainLocalCell(d, cx, cy);
-    PetscCheck(cx >= d->c0[0] - 1 && cx <= d->c1[0] && cy >= d->c0[1] - 1 && cy <= d->c1[1] && IsRing(d, k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost %" PetscInt64_FMT " is not in the ring", p->id[n + g]);
+    PetscCheck(cx >= d->c0[0] - 1 && cx <= d->c1[0] && cy >= d->c0[1] - 1 && cy <= d->c1[1] && IsRing(d, k),
+               PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost %" PetscInt64_FMT " is not in the ring", p->id[n + g]);
     c->key[g] = k;
     c->count[k + 1]++;
   }
@@ -130,10 +133,10 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
 
 PetscErrorCode CellsCountCandidates(const Domain *d, Cells *c)
 {
-  const PetscInt   L = d->ln[0];
-  PetscInt         fwd[4];
+  const PetscInt L = d->ln[0];
+  PetscInt       fwd[4];
   DomainForwardOffsets(L, fwd);
-  PetscInt64     m = 0;
+  PetscInt64 m = 0;
 
   PetscFunctionBeginUser;
   for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)

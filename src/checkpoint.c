@@ -35,12 +35,13 @@
 #include <string.h>
 #include <stdint.h>
 
-#define CHECKPOINT_FORMAT  "throng-checkpoint"
-#define CHECKPOINT_VERSION 3 /* 2: crowd runs carry their records (/checkpoint/crowd);
+#define CHECKPOINT_FORMAT "throng-checkpoint"
+#define CHECKPOINT_VERSION \
+  3 /* 2: crowd runs carry their records (/checkpoint/crowd);
                                  3: the physics string lists every PHYS option (options.c) */
-#define PHYSICS_LEN        16384
+#define PHYSICS_LEN 16384
 
-#define USERBLOCK 512                /* bytes before the HDF5 data: throng's header */
+#define USERBLOCK 512                  /* bytes before the HDF5 data: throng's header */
 #define SUM_CHUNK ((long long)1 << 22) /* bytes per chunk of the checksum            */
 
 static uint64_t SumBytes(uint64_t h, const unsigned char *b, size_t n)
@@ -83,7 +84,7 @@ static PetscErrorCode FileSum(MPI_Comm comm, const char *path, long long *size, 
   if ((f = fopen(path, "rb"))) {
     for (long long c = rank; c < nchunk && !bad; c += nr) {
       const long long at = USERBLOCK + c * SUM_CHUNK, len = PetscMin(SUM_CHUNK, n - at);
-      bad = fseek(f, (long)at, SEEK_SET) || fread(buf, 1, (size_t)len, f) != (size_t)len;
+      bad     = fseek(f, (long)at, SEEK_SET) || fread(buf, 1, (size_t)len, f) != (size_t)len;
       part[c] = SumBytes(0xcbf29ce484222325ULL, buf, (size_t)len);
     }
     fclose(f);
@@ -113,7 +114,8 @@ static PetscErrorCode WriteHeader(MPI_Comm comm, const char *path)
     char  head[USERBLOCK];
     FILE *f = fopen(path, "r+b");
     memset(head, 0, sizeof(head));
-    snprintf(head, sizeof(head), "%s %d size %lld sum %016llx\n", CHECKPOINT_FORMAT, CHECKPOINT_VERSION, size, (unsigned long long)sum);
+    snprintf(head, sizeof(head), "%s %d size %lld sum %016llx\n", CHECKPOINT_FORMAT, CHECKPOINT_VERSION, size,
+             (unsigned long long)sum);
     bad = !f || fwrite(head, 1, sizeof(head), f) != sizeof(head);
     if (f) bad = fclose(f) != 0 || bad;
   }
@@ -128,7 +130,7 @@ static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
 {
   PetscMPIInt        rank;
   long long          head[3] = {0, -1, -1}, size; /* found, version, size */
-  unsigned long long want = 0;
+  unsigned long long want    = 0;
   uint64_t           sum;
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -140,15 +142,25 @@ static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
       buf[fread(buf, 1, USERBLOCK, f)] = 0;
       fclose(f);
     }
-    if (sscanf(buf, "%31s %d size %lld sum %llx", fmt, &v, &head[2], &want) == 4 && !strcmp(fmt, CHECKPOINT_FORMAT)) head[0] = 1, head[1] = v;
+    if (sscanf(buf, "%31s %d size %lld sum %llx", fmt, &v, &head[2], &want) == 4 && !strcmp(fmt, CHECKPOINT_FORMAT))
+      head[0] = 1, head[1] = v;
   }
   PetscCallMPI(MPI_Bcast(head, 3, MPI_LONG_LONG, 0, comm));
-  PetscCheck(head[0], comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is not a throng checkpoint: not a readable HDF5 file with throng's header (truncated or corrupted?)", path);
-  PetscCheck(head[1] == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' has checkpoint format version %lld; this throng reads version %d", path, head[1], CHECKPOINT_VERSION);
+  PetscCheck(head[0], comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' is not a throng checkpoint: not a readable HDF5 file with throng's header (truncated "
+             "or corrupted?)",
+             path);
+  PetscCheck(head[1] == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' has checkpoint format version %lld; this throng reads version %d", path, head[1],
+             CHECKPOINT_VERSION);
   PetscCall(FileSum(comm, path, &size, &sum));
   PetscCallMPI(MPI_Bcast(&want, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
-  PetscCheck(size == head[2], comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is damaged: %lld bytes, but it was written with %lld (truncated or corrupted?)", path, size, head[2]);
-  PetscCheck(sum == (uint64_t)want, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is damaged: its checksum differs from the one written with it (truncated or corrupted?)", path);
+  PetscCheck(size == head[2], comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' is damaged: %lld bytes, but it was written with %lld (truncated or corrupted?)", path,
+             size, head[2]);
+  PetscCheck(
+    sum == (uint64_t)want, comm, PETSC_ERR_FILE_UNEXPECTED,
+    "restart file '%s' is damaged: its checksum differs from the one written with it (truncated or corrupted?)", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,14 +174,17 @@ static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const char *name, hid_t type, PetscInt64 total, PetscInt64 offset, PetscInt count, const void *buf)
+static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const char *name, hid_t type, PetscInt64 total,
+                                  PetscInt64 offset, PetscInt count, const void *buf)
 {
   hsize_t n = (hsize_t)total, st = (hsize_t)offset, c = (hsize_t)count;
   hid_t   fs, ds;
   PetscFunctionBeginUser;
   PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
   PetscCallHDF5(comm, ds = H5Dcreate2(grp, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (total > 0) PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, 1, &st, &c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
+  if (total > 0)
+    PetscCall(
+      IoWriteHyperslab(comm, ds, dxpl, type, 1, &st, &c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
   PetscCallHDF5(comm, H5Dclose(ds));
   PetscCallHDF5(comm, H5Sclose(fs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -201,13 +216,14 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCallHDF5(comm, H5Pclose(fcpl));
   }
   PetscCallHDF5(comm, H5Pclose(fapl));
-  PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create checkpoint '%s' (directory missing or not writable?)", tmp);
+  PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot create checkpoint '%s' (directory missing or not writable?)",
+             tmp);
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &dxpl));
   PetscCallHDF5(comm, grp = H5Gcreate2(file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
     const int       version = CHECKPOINT_VERSION, step = (int)s->step;
-    const long long n       = (long long)total;
-    const double    time    = (double)s->time;
+    const long long n    = (long long)total;
+    const double    time = (double)s->time;
     PetscCall(IoWriteStringAttr(comm, grp, "format", CHECKPOINT_FORMAT));
     PetscCall(IoWriteAttr(comm, grp, "version", H5T_NATIVE_INT, 0, &version));
     PetscCall(IoWriteAttr(comm, grp, "step", H5T_NATIVE_INT, 0, &step));
@@ -222,7 +238,8 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     const Field *f = &s->P.field[k];
     if (recs.word[k] < 0) continue;
     for (PetscInt i = 0; i < recs.n; i++) col[i] = recs.rec[(size_t)recs.words * i + recs.word[k]];
-    PetscCall(WriteColumn(comm, grp, dxpl, f->name, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, total, offset, recs.n, col));
+    PetscCall(WriteColumn(comm, grp, dxpl, f->name, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
+                          total, offset, recs.n, col));
   }
   PetscCall(PetscFree(col));
   PetscCall(IoRecsDestroy(&recs));
@@ -280,8 +297,8 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   MPI_Comm    comm = s->dom.comm;
   PetscMPIInt rank, size;
   int         exists = 0, version = -1, step = 0;
-  long long   n = -1;
-  double      time = 0;
+  long long   n          = -1;
+  double      time       = 0;
   char        format[64] = "", phys[PHYSICS_LEN] = "", mine[PHYSICS_LEN];
   hid_t       fapl, file, grp = -1, dxpl;
   PetscBool   fail;
@@ -304,34 +321,55 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
   PetscCall(Agree(comm, file < 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
-  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' is not a readable HDF5 file (truncated or corrupted?)", path);
+  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' is not a readable HDF5 file (truncated or corrupted?)", path);
   if (H5Lexists(file, "checkpoint", H5P_DEFAULT) > 0) grp = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
-  fail = grp < 0 || ReadStringAttr(grp, "format", format, sizeof(format)) < 0 || strcmp(format, CHECKPOINT_FORMAT) ? PETSC_TRUE : PETSC_FALSE;
+  fail = grp < 0 || ReadStringAttr(grp, "format", format, sizeof(format)) < 0 || strcmp(format, CHECKPOINT_FORMAT)
+           ? PETSC_TRUE
+           : PETSC_FALSE;
   PetscCall(Agree(comm, fail, &fail));
   PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s' is an HDF5 file but not a throng checkpoint", path);
   fail = ReadAttr(grp, "version", H5T_NATIVE_INT, &version) < 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(Agree(comm, fail, &fail));
-  PetscCheck(!fail && version == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' has checkpoint format version %d; this throng reads version %d", path, version, CHECKPOINT_VERSION);
-  fail = ReadAttr(grp, "step", H5T_NATIVE_INT, &step) < 0 || ReadAttr(grp, "time", H5T_NATIVE_DOUBLE, &time) < 0 || ReadAttr(grp, "n", H5T_NATIVE_LLONG, &n) < 0 || n < 0 || ReadStringAttr(grp, "physics", phys, sizeof(phys)) < 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!fail && version == CHECKPOINT_VERSION, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' has checkpoint format version %d; this throng reads version %d", path, version,
+             CHECKPOINT_VERSION);
+  fail = ReadAttr(grp, "step", H5T_NATIVE_INT, &step) < 0 || ReadAttr(grp, "time", H5T_NATIVE_DOUBLE, &time) < 0 ||
+             ReadAttr(grp, "n", H5T_NATIVE_LLONG, &n) < 0 || n < 0 ||
+             ReadStringAttr(grp, "physics", phys, sizeof(phys)) < 0
+           ? PETSC_TRUE
+           : PETSC_FALSE;
   PetscCall(Agree(comm, fail, &fail));
-  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks step, time, n or physics attributes (damaged?)", path);
+  PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' lacks step, time, n or physics attributes (damaged?)", path);
   PetscCall(ParamsPhysics(&s->prm, mine, sizeof(mine)));
-  PetscCheck(!strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT, "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s", path, phys, mine);
-  PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT, "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
+  PetscCheck(
+    !strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT,
+    "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s",
+    path, phys, mine);
+  PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT,
+             "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
 
   { /* n must be the length of the datasets before it sizes any allocation */
-    hid_t   ds = H5Lexists(grp, "id", H5P_DEFAULT) > 0 ? H5Dopen2(grp, "id", H5P_DEFAULT) : -1, fs = ds >= 0 ? H5Dget_space(ds) : -1;
+    hid_t ds     = H5Lexists(grp, "id", H5P_DEFAULT) > 0 ? H5Dopen2(grp, "id", H5P_DEFAULT) : -1,
+          fs     = ds >= 0 ? H5Dget_space(ds) : -1;
     hsize_t dims = 0;
-    fail = !(fs >= 0 && H5Sget_simple_extent_ndims(fs) == 1 && H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 && dims == (hsize_t)n) ? PETSC_TRUE : PETSC_FALSE;
+    fail = !(fs >= 0 && H5Sget_simple_extent_ndims(fs) == 1 && H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 &&
+             dims == (hsize_t)n)
+             ? PETSC_TRUE
+             : PETSC_FALSE;
     if (fs >= 0) H5Sclose(fs);
     if (ds >= 0) H5Dclose(ds);
     PetscCall(Agree(comm, fail && n > 0 ? PETSC_TRUE : PETSC_FALSE, &fail));
-    PetscCheck(!fail, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset 'id' is missing or does not hold the n = %lld disks of its attribute (damaged?)", path, n);
+    PetscCheck(
+      !fail, comm, PETSC_ERR_FILE_READ,
+      "restart file '%s': dataset 'id' is missing or does not hold the n = %lld disks of its attribute (damaged?)",
+      path, n);
   }
 
   /* this rank's block of rows */
   const PetscInt64 lo = (PetscInt64)n * rank / size, hi = (PetscInt64)n * (rank + 1) / size;
-  const PetscInt   m  = (PetscInt)(hi - lo);
+  const PetscInt   m = (PetscInt)(hi - lo);
   uint64_t        *col;
   const char      *bad = NULL;
   PetscErrorCode   ierr;
@@ -341,14 +379,16 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   for (PetscInt k = 0; k < s->P.nfield && n > 0; k++) {
     const char *nm = s->P.field[k].name;
     if (recs.word[k] < 0) continue;
-    hid_t       ds = H5Lexists(grp, nm, H5P_DEFAULT) > 0 ? H5Dopen2(grp, nm, H5P_DEFAULT) : -1, fs = -1, ms = -1;
-    hsize_t     dims = 0, st = (hsize_t)lo, c = (hsize_t)m;
-    herr_t      e    = -1;
-    if (ds >= 0 && (fs = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(fs) == 1 && H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 && dims == (hsize_t)n) {
+    hid_t   ds = H5Lexists(grp, nm, H5P_DEFAULT) > 0 ? H5Dopen2(grp, nm, H5P_DEFAULT) : -1, fs = -1, ms = -1;
+    hsize_t dims = 0, st = (hsize_t)lo, c = (hsize_t)m;
+    herr_t  e = -1;
+    if (ds >= 0 && (fs = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(fs) == 1 &&
+        H5Sget_simple_extent_dims(fs, &dims, NULL) == 1 && dims == (hsize_t)n) {
       ms = H5Screate_simple(1, &c, NULL);
       if (m) e = H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &c, NULL);
       else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
-      if (e >= 0) e = H5Dread(ds, s->P.field[k].type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, ms, fs, dxpl, col);
+      if (e >= 0)
+        e = H5Dread(ds, s->P.field[k].type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, ms, fs, dxpl, col);
     }
     if (ms >= 0) H5Sclose(ms);
     if (fs >= 0) H5Sclose(fs);
@@ -366,7 +406,9 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   H5Fclose(file);
   PetscCall(PetscFree(col));
   if (bad || ierr) PetscCall(IoRecsDestroy(&recs)); /* nothing kept from a bad file */
-  PetscCheck(!bad, comm, PETSC_ERR_FILE_READ, "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path, bad);
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_READ,
+             "restart file '%s': dataset '%s' is missing, of the wrong size or unreadable (truncated file?)", path,
+             bad);
   PetscCall(ierr);
   { /* sanity of the values: finite, inside the box, positive radii */
     PetscBool invalid = PETSC_FALSE;
@@ -374,11 +416,15 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
       const PetscReal r = IoRecsReal(&recs, i, PF_R);
       if (!(r > 0) || r > s->rmax * (1 + 1e-12) || IoRecsId(&recs, i) < 0) invalid = PETSC_TRUE;
       for (PetscInt k = 0; k < s->P.nfield; k++)
-        if (recs.word[k] >= 0 && s->P.field[k].type == FIELD_REAL && IoRecsReal(&recs, i, k) != IoRecsReal(&recs, i, k)) invalid = PETSC_TRUE;
+        if (recs.word[k] >= 0 && s->P.field[k].type == FIELD_REAL && IoRecsReal(&recs, i, k) != IoRecsReal(&recs, i, k))
+          invalid = PETSC_TRUE;
     }
     PetscCall(Agree(comm, invalid, &fail));
     if (fail) PetscCall(IoRecsDestroy(&recs));
-    PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds invalid values (NaN positions, negative ids, or radii <= 0 or larger than this run's -radius and -polydispersity allow)", path);
+    PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED,
+               "restart file '%s' holds invalid values (NaN positions, negative ids, or radii <= 0 or larger than this "
+               "run's -radius and -polydispersity allow)",
+               path);
   }
   PetscCall(SimRestore(s, &recs, step, time));
   PetscCall(IoRecsDestroy(&recs));

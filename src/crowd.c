@@ -54,7 +54,8 @@ static PetscErrorCode DensitySetUp(Sim *s);
 static PetscErrorCode DensitySample(Sim *s);
 static PetscErrorCode ExitSetUp(Sim *s);
 
-static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
+static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y,
+                                      const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
   const Sim   *s = (const Sim *)t->ctx;
   const Crowd *c = CrowdOf(s);
@@ -115,8 +116,8 @@ static PetscBool CrowdSiteOK(const Sim *s, void *ctx, PetscReal x, PetscReal y, 
 
 PetscErrorCode CrowdCheckAgents(Sim *s)
 {
-  Crowd           *c = CrowdOf(s);
-  const Particles *p = &s->P;
+  Crowd           *c      = CrowdOf(s);
+  const Particles *p      = &s->P;
   PetscReal        bad[4] = {-1, 0, 0, 0}; /* id, x, y, kind (1 outside, 2 on a wall, 3 no exit) */
 
   PetscFunctionBeginUser;
@@ -142,9 +143,16 @@ PetscErrorCode CrowdCheckAgents(Sim *s)
     PetscCallMPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, s->dom.comm));
     if (out.v < 1e300) {
       PetscCallMPI(MPI_Bcast(bad, 4, MPIU_REAL, out.r, s->dom.comm));
-      PetscCheck(bad[3] != 1, s->dom.comm, PETSC_ERR_USER_INPUT, "agent %.0f at (%g, %g) is outside the walkable area of '%s': check -init_region", bad[0], bad[1], bad[2], s->prm.geometry);
-      PetscCheck(bad[3] != 2, s->dom.comm, PETSC_ERR_USER_INPUT, "agent %.0f at (%g, %g) overlaps a wall of '%s': check -init_region and -radius", bad[0], bad[1], bad[2], s->prm.geometry);
-      SETERRQ(s->dom.comm, PETSC_ERR_USER_INPUT, "agent %.0f at (%g, %g) cannot reach any exit of '%s' (a region closed off by walls, or narrower than -eikonal_h)", bad[0], bad[1], bad[2], s->prm.geometry);
+      PetscCheck(bad[3] != 1, s->dom.comm, PETSC_ERR_USER_INPUT,
+                 "agent %.0f at (%g, %g) is outside the walkable area of '%s': check -init_region", bad[0], bad[1],
+                 bad[2], s->prm.geometry);
+      PetscCheck(bad[3] != 2, s->dom.comm, PETSC_ERR_USER_INPUT,
+                 "agent %.0f at (%g, %g) overlaps a wall of '%s': check -init_region and -radius", bad[0], bad[1],
+                 bad[2], s->prm.geometry);
+      SETERRQ(s->dom.comm, PETSC_ERR_USER_INPUT,
+              "agent %.0f at (%g, %g) cannot reach any exit of '%s' (a region closed off by walls, or narrower than "
+              "-eikonal_h)",
+              bad[0], bad[1], bad[2], s->prm.geometry);
     }
   }
   c->total = s->prm.n;
@@ -166,15 +174,19 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s)
 
   PetscFunctionBeginUser;
   if (!c || !(g->nsensor || c->exitCross) || !c->marked) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(c->capMark >= p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sensor marks for %" PetscInt_FMT " agents, %" PetscInt_FMT " owned", c->capMark, p->n);
+  PetscCheck(c->capMark >= p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "sensor marks for %" PetscInt_FMT " agents, %" PetscInt_FMT " owned", c->capMark, p->n);
   for (PetscInt k = 0; k < g->nsensor; k++) {
     const PetscReal *q = &g->sensor[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l2 = dx * dx + dy * dy;
-    const PetscReal  lo[2] = {PetscMin(q[0], q[2]), PetscMin(q[1], q[3])}, hi[2] = {PetscMax(q[0], q[2]), PetscMax(q[1], q[3])};
+    const PetscReal  lo[2] = {PetscMin(q[0], q[2]), PetscMin(q[1], q[3])},
+                    hi[2]  = {PetscMax(q[0], q[2]), PetscMax(q[1], q[3])};
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal x0 = c->px[i], y0 = c->py[i], x1 = p->x[i], y1 = p->y[i];
-      if ((x0 < lo[0] && x1 < lo[0]) || (x0 > hi[0] && x1 > hi[0]) || (y0 < lo[1] && y1 < lo[1]) || (y0 > hi[1] && y1 > hi[1])) continue;
+      if ((x0 < lo[0] && x1 < lo[0]) || (x0 > hi[0] && x1 > hi[0]) || (y0 < lo[1] && y1 < lo[1]) ||
+          (y0 > hi[1] && y1 > hi[1]))
+        continue;
       const PetscReal s0 = dx * (y0 - q[1]) - dy * (x0 - q[0]), s1 = dx * (y1 - q[1]) - dy * (x1 - q[0]);
-      if ((s0 > 0) == (s1 > 0)) continue;                     /* same side of the line   */
+      if ((s0 > 0) == (s1 > 0)) continue; /* same side of the line   */
       const PetscReal t = s0 / (s0 - s1), X = x0 + t * (x1 - x0), Y = y0 + t * (y1 - y0);
       const PetscReal u = ((X - q[0]) * dx + (Y - q[1]) * dy) / l2; /* where, along it   */
       if (!(u >= 0 && u < 1)) continue;
@@ -237,9 +249,12 @@ static PetscErrorCode DensitySetUp(Sim *s)
   if (!(s->prm.densH > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   c->dh  = s->prm.densH;
   c->dx0 = g->bbox[0], c->dy0 = g->bbox[1];
-  nx     = PetscCeilReal((g->bbox[2] - g->bbox[0]) / c->dh);
-  ny     = PetscCeilReal((g->bbox[3] - g->bbox[1]) / c->dh);
-  PetscCheck(nx * ny <= 5e7, s->dom.comm, PETSC_ERR_USER_INPUT, "-density_h %g: the density map of the %g m x %g m area would have %.3g cells; raise -density_h (or 0: no map)", (double)c->dh, (double)(g->bbox[2] - g->bbox[0]), (double)(g->bbox[3] - g->bbox[1]), (double)(nx * ny));
+  nx = PetscCeilReal((g->bbox[2] - g->bbox[0]) / c->dh);
+  ny = PetscCeilReal((g->bbox[3] - g->bbox[1]) / c->dh);
+  PetscCheck(
+    nx * ny <= 5e7, s->dom.comm, PETSC_ERR_USER_INPUT,
+    "-density_h %g: the density map of the %g m x %g m area would have %.3g cells; raise -density_h (or 0: no map)",
+    (double)c->dh, (double)(g->bbox[2] - g->bbox[0]), (double)(g->bbox[3] - g->bbox[1]), (double)(nx * ny));
   c->dnx = (PetscInt)PetscMax(nx, 1), c->dny = (PetscInt)PetscMax(ny, 1);
   PetscCall(PetscCalloc1((size_t)c->dnx * c->dny, &c->dens));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -260,7 +275,8 @@ static PetscErrorCode DensitySample(Sim *s)
   c->dsamples++;
   for (PetscInt i = 0; i < p->n; i++) {
     const PetscReal fx = PetscFloorReal((p->x[i] - c->dx0) / c->dh), fy = PetscFloorReal((p->y[i] - c->dy0) / c->dh);
-    if (fx >= 0 && fx < c->dnx && fy >= 0 && fy < c->dny) c->dens[(size_t)fy * c->dnx + (size_t)fx] += 1; /* false for NaN: no conversion of it */
+    if (fx >= 0 && fx < c->dnx && fy >= 0 && fy < c->dny)
+      c->dens[(size_t)fy * c->dnx + (size_t)fx] += 1; /* false for NaN: no conversion of it */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -274,7 +290,9 @@ static PetscReal ExitWidth(const Geometry *g, PetscInt e)
 {
   PetscReal w = 0;
   for (PetscInt k = 0; k < g->nexit; k++)
-    if (e < 0 || g->exitId[k] == e) w += PetscSqrtReal(PetscSqr(g->exit[4 * k + 2] - g->exit[4 * k]) + PetscSqr(g->exit[4 * k + 3] - g->exit[4 * k + 1]));
+    if (e < 0 || g->exitId[k] == e)
+      w += PetscSqrtReal(PetscSqr(g->exit[4 * k + 2] - g->exit[4 * k]) +
+                         PetscSqr(g->exit[4 * k + 3] - g->exit[4 * k + 1]));
   return w;
 }
 
@@ -285,7 +303,11 @@ static PetscErrorCode ExitSetUp(Sim *s)
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < g->nexits; e++) { /* every door must let an agent through */
     const PetscReal w = ExitWidth(g, e);
-    PetscCheck(w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT, "exit %" PetscInt_FMT " of '%s' is %g m wide, not wider than an agent (diameter %g m): no one could pass it; widen it or lower -radius", e, s->prm.geometry, (double)w, (double)(2 * s->rmax));
+    PetscCheck(
+      w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT,
+      "exit %" PetscInt_FMT
+      " of '%s' is %g m wide, not wider than an agent (diameter %g m): no one could pass it; widen it or lower -radius",
+      e, s->prm.geometry, (double)w, (double)(2 * s->rmax));
   }
   c->exitCross = s->prm.exitRule == EXIT_PASS ? PETSC_TRUE : PETSC_FALSE;
   c->exitDepth = ParamsExitDepth(&s->prm); /* beyond l + v0 T no one is slowed by it */
@@ -293,7 +315,7 @@ static PetscErrorCode ExitSetUp(Sim *s)
   for (PetscInt k = 0; k < g->nexit; k++) {
     const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
     const PetscReal  nx = dy / l, ny = -dx / l, mx = 0.5 * (q[0] + q[2]), my = 0.5 * (q[1] + q[3]);
-    const PetscBool  in = GeometryInside(g, mx + 1e-3 * nx, my + 1e-3 * ny);
+    const PetscBool  in      = GeometryInside(g, mx + 1e-3 * nx, my + 1e-3 * ny);
     c->exitNormal[2 * k]     = in ? -nx : nx;
     c->exitNormal[2 * k + 1] = in ? -ny : ny;
   }
@@ -302,7 +324,7 @@ static PetscErrorCode ExitSetUp(Sim *s)
                              (and never in the strip behind a wall, which would push it
                              back in) until it is removed */
     const PetscInt  n0 = g->nwall, n = n0 + 2 * g->nexit;
-    const PetscReal L  = c->exitDepth + 2 * s->rmax;
+    const PetscReal L = c->exitDepth + 2 * s->rmax;
     PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)n, &c->geom->wall));
     PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)n + sizeof(PetscReal), &c->geom->wallNormal));
     for (PetscInt k = 0; k < g->nexit; k++) {
@@ -326,7 +348,7 @@ static PetscErrorCode ExitSetUp(Sim *s)
    of the sweep, so an agent can only get there through the opening. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out)
 {
-  const Geometry *g = c->geom;
+  const Geometry *g      = c->geom;
   PetscInt        inside = -1; /* unknown yet: the inside test is the costly part */
   for (PetscInt k = 0; k < g->nexit; k++) {
     const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1];
@@ -393,8 +415,8 @@ static PetscInt ExitRemove(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
 
 PetscErrorCode CrowdExits(Sim *s)
 {
-  Crowd     *c = CrowdOf(s);
-  Particles *p = &s->P;
+  Crowd     *c    = CrowdOf(s);
+  Particles *p    = &s->P;
   PetscInt   keep = 0;
   PetscInt64 removed;
 
@@ -451,7 +473,8 @@ static int CompareCross(const void *a, const void *b)
 }
 
 /* All ranks' n records of `size` bytes, sorted, on rank 0 (*all); *tot on every rank. */
-static PetscErrorCode GatherRecords(MPI_Comm comm, const void *mine, PetscInt n, size_t size, int (*cmp)(const void *, const void *), void **all, PetscInt *tot)
+static PetscErrorCode GatherRecords(MPI_Comm comm, const void *mine, PetscInt n, size_t size,
+                                    int (*cmp)(const void *, const void *), void **all, PetscInt *tot)
 {
   PetscMPIInt  nsize, rank, cnt = (PetscMPIInt)n, *cnts = NULL, *dsp = NULL;
   MPI_Datatype t;
@@ -461,7 +484,8 @@ static PetscErrorCode GatherRecords(MPI_Comm comm, const void *mine, PetscInt n,
   PetscCallMPI(MPI_Comm_size(comm, &nsize));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPIU_INT64, MPI_SUM, comm));
-  PetscCheck(sum < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP, "%" PetscInt64_FMT " crowd records: too many to gather on one rank", sum);
+  PetscCheck(sum < PETSC_MPI_INT_MAX, comm, PETSC_ERR_SUP,
+             "%" PetscInt64_FMT " crowd records: too many to gather on one rank", sum);
   *tot = (PetscInt)sum;
   *all = NULL;
   if (!rank) {
@@ -503,10 +527,7 @@ static PetscErrorCode GatherDensity(Sim *s, PetscReal **sum)
 
 /* ---- HDF5 tables ----------------------------------------------------------------- */
 
-static hid_t PetscIntH5(void)
-{
-  return sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
-}
+static hid_t PetscIntH5(void) { return sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32; }
 
 static hid_t ExitType(void)
 {
@@ -529,7 +550,8 @@ static hid_t CrossType(void)
 
 /* Dataset `name` of loc with the shape dims (ndim 1 or 2), written from rank 0's buf
    (collective; nothing is written when it is empty, as HDF5 1.10 requires). */
-static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim, const hsize_t *dims, const void *buf)
+static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
+                                const hsize_t *dims, const void *buf)
 {
   PetscMPIInt rank;
   hid_t       sp, ds;
@@ -576,7 +598,8 @@ static void Passages(ExitRec *r, PetscInt *n)
 
 /* passages: the exit records reduced to one passage per agent (the report), or as they
    are (a checkpoint, so that a restart goes on with the same records) */
-static PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr, PetscReal **dens)
+static PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs,
+                                PetscInt *ncr, PetscReal **dens)
 {
   const Crowd *c = CrowdOf(s);
   PetscFunctionBeginUser;
@@ -591,7 +614,8 @@ static PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all,
 }
 
 /* The tables `exits` and `sensors` in group g (collective; rank 0's rows). */
-static PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const ExitRec *all, PetscInt tot, const CrossRec *crs, PetscInt ncr)
+static PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const ExitRec *all, PetscInt tot,
+                                  const CrossRec *crs, PetscInt ncr)
 {
   hid_t   t;
   hsize_t d[1] = {(hsize_t)tot};
@@ -632,12 +656,14 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(GatherAll(s, PETSC_TRUE, &all, &tot, &crs, &ncr, &dens));
   /* every agent removed has had its passage recorded, once */
-  PetscCheck(s->ndisks > 0 || tot == c->total, comm, PETSC_ERR_PLIB, "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
+  PetscCheck(s->ndisks > 0 || tot == c->total, comm, PETSC_ERR_PLIB,
+             "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
   if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
     PetscCall(PetscMalloc1(tot + 1, &curve));
     curve[ncurve++] = (struct Curve){0, c->total};
     for (PetscInt k = 0; k < tot; k++)
-      if (k + 1 == tot || all[k + 1].time != all[k].time) curve[ncurve++] = (struct Curve){all[k].time, c->total - k - 1};
+      if (k + 1 == tot || all[k + 1].time != all[k].time)
+        curve[ncurve++] = (struct Curve){all[k].time, c->total - k - 1};
     if (dens)
       for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) dens[k] /= PetscMax(c->dsamples, 1) * c->dh * c->dh;
   }
@@ -652,10 +678,16 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       per[e]++;
       last[e] = all[k].time;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", tot, c->total, tot == c->total ? "evacuation time" : "still inside at", tot == c->total && tot ? (double)all[tot - 1].time : (double)s->time));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", tot,
+                          c->total, tot == c->total ? "evacuation time" : "still inside at",
+                          tot == c->total && tot ? (double)all[tot - 1].time : (double)s->time));
     for (PetscInt e = 0; e < c->geom->nexits; e++) {
       Flow(per[e], first[e], last[e], &fl);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n", e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT
+                            " agents, first %g s, last %g s, mean flow %.4g /s\n",
+                            e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
     }
     { /* what the doors could pass at the flow measured in laboratory bottlenecks: all
          doors shared evenly, and each door with the agents that chose it in this run */
@@ -663,7 +695,12 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       PetscReal       Tdoor = 0;
       for (PetscInt e = 0; e < c->geom->nexits; e++)
         if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(c->geom, e)));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n", CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1, (double)Tdoor));
+      PetscCall(
+        PetscPrintf(PETSC_COMM_SELF,
+                    "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of "
+                    "doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n",
+                    CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1,
+                    (double)Tdoor));
     }
     PetscCall(PetscFree3(per, first, last));
     for (PetscInt k = 0; k < c->geom->nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
@@ -680,30 +717,39 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
         t1 = crs[j].time;
       }
       Flow(np, t0, t1, &fl);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: sensor %" PetscInt_FMT ": %" PetscInt_FMT " crossings forward, %" PetscInt_FMT " back, net %" PetscInt_FMT "; forward first %g s, last %g s, mean flow %.4g /s\n", k, np, nm, np - nm, (double)t0, (double)t1, (double)fl));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "summary: crowd: sensor %" PetscInt_FMT ": %" PetscInt_FMT
+                            " crossings forward, %" PetscInt_FMT " back, net %" PetscInt_FMT
+                            "; forward first %g s, last %g s, mean flow %.4g /s\n",
+                            k, np, nm, np - nm, (double)t0, (double)t1, (double)fl));
     }
     if (dens) {
       PetscReal mx = 0;
       for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) mx = PetscMax(mx, dens[k]);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n", c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT
+                            " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n",
+                            c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
     }
   }
   if (writeFiles) { /* rank 0 writes the tables; the ranks agree on whether it could */
     char name[PETSC_MAX_PATH_LEN] = "";
-    int  bad = 0;
+    int  bad                      = 0;
     if (!rank) {
       FILE *f;
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
       if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
         fprintf(f, "id,time,exit\n");
-        for (PetscInt k = 0; k < tot; k++) fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
+        for (PetscInt k = 0; k < tot; k++)
+          fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
         bad = fclose(f) != 0;
       } else bad = 1;
       if (!bad) {
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
         if ((f = fopen(name, "w"))) {
           fprintf(f, "time,remaining\n");
-          for (PetscInt k = 0; k < ncurve; k++) fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
+          for (PetscInt k = 0; k < ncurve; k++)
+            fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
           bad = fclose(f) != 0;
         } else bad = 1;
       }
@@ -711,7 +757,9 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
         if ((f = fopen(name, "w"))) {
           fprintf(f, "id,time,sensor,direction\n");
-          for (PetscInt k = 0; k < ncr; k++) fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor, (int)crs[k].dir);
+          for (PetscInt k = 0; k < ncr; k++)
+            fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor,
+                    (int)crs[k].dir);
           bad = fclose(f) != 0;
         } else bad = 1;
       }
@@ -723,15 +771,19 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
   if (writeFiles && file >= 0) { /* the same in PREFIX.h5, group /crowd (collective) */
     hid_t   g, t;
     hsize_t d[2];
-    if (H5Lexists(file, "crowd", H5P_DEFAULT) > 0) PetscCallHDF5(comm, H5Ldelete(file, "crowd", H5P_DEFAULT)); /* a restarted run reports anew */
+    if (H5Lexists(file, "crowd", H5P_DEFAULT) > 0)
+      PetscCallHDF5(comm, H5Ldelete(file, "crowd", H5P_DEFAULT)); /* a restarted run reports anew */
     PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     {
       const long long n0 = (long long)c->total;
-      const PetscReal W  = ExitWidth(c->geom, -1), js = CROWD_LAB_FLOW;
+      const PetscReal W = ExitWidth(c->geom, -1), js = CROWD_LAB_FLOW;
       PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
       PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
       PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
-      PetscCall(IoWriteStringAttr(comm, g, "description", "exits: one row per agent that left (id, time s, exit); evacuation: agents inside after each exit time; sensors: one row per crossing of a sensor line (direction +1 from its left to its right); density: mean agents per m^2"));
+      PetscCall(IoWriteStringAttr(comm, g, "description",
+                                  "exits: one row per agent that left (id, time s, exit); evacuation: agents inside "
+                                  "after each exit time; sensors: one row per crossing of a sensor line (direction +1 "
+                                  "from its left to its right); density: mean agents per m^2"));
     }
     PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
     t = H5Tcreate(H5T_COMPOUND, sizeof(struct Curve));
@@ -751,7 +803,9 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
       PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
       PetscCall(IoWriteAttr(comm, ds, "interval", H5T_NATIVE_DOUBLE, 0, &s->prm.densDt));
       PetscCall(IoWriteAttr(comm, ds, "samples", PetscIntH5(), 0, &ns));
-      PetscCall(IoWriteStringAttr(comm, ds, "layout", "value[iy][ix] is the mean number of agents per m^2 in the cell [x0 + ix h, x0 + (ix+1) h) x [y0 + iy h, y0 + (iy+1) h), (x0, y0) = origin, h = cell"));
+      PetscCall(IoWriteStringAttr(comm, ds, "layout",
+                                  "value[iy][ix] is the mean number of agents per m^2 in the cell [x0 + ix h, x0 + "
+                                  "(ix+1) h) x [y0 + iy h, y0 + (iy+1) h), (x0, y0) = origin, h = cell"));
       PetscCallHDF5(comm, H5Dclose(ds));
     }
     PetscCallHDF5(comm, H5Gclose(g));
@@ -781,7 +835,8 @@ PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
   PetscCall(GatherAll(s, PETSC_FALSE, &all, &tot, &crs, &ncr, &dens));
   PetscCallHDF5(comm, g = H5Gcreate2(grp, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   {
-    const long long v[5] = {(long long)c->total, (long long)c->dlast, (long long)c->dsamples, (long long)c->dnx, (long long)c->dny};
+    const long long v[5] = {(long long)c->total, (long long)c->dlast, (long long)c->dsamples, (long long)c->dnx,
+                            (long long)c->dny};
     PetscCall(IoWriteAttr(comm, g, "total,dlast,dsamples,dnx,dny", H5T_NATIVE_LLONG, 5, v));
   }
   PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
@@ -803,7 +858,9 @@ static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void
   hsize_t n = 0;
   herr_t  e = -1;
   if (H5Lexists(g, name, H5P_DEFAULT) <= 0 || (ds = H5Dopen2(g, name, H5P_DEFAULT)) < 0) return -1;
-  if ((sp = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(sp) == 1 && H5Sget_simple_extent_dims(sp, &n, NULL) == 1 && n == want) e = want ? H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
+  if ((sp = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(sp) == 1 &&
+      H5Sget_simple_extent_dims(sp, &n, NULL) == 1 && n == want)
+    e = want ? H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(ds);
   return e;
@@ -822,7 +879,9 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (H5Lexists(grp, "crowd", H5P_DEFAULT) > 0) g = H5Gopen2(grp, "crowd", H5P_DEFAULT);
-  if (g >= 0 && H5Aexists(g, "total,dlast,dsamples,dnx,dny") > 0 && (a = H5Aopen(g, "total,dlast,dsamples,dnx,dny", H5P_DEFAULT)) >= 0) ok = H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
+  if (g >= 0 && H5Aexists(g, "total,dlast,dsamples,dnx,dny") > 0 &&
+      (a = H5Aopen(g, "total,dlast,dsamples,dnx,dny", H5P_DEFAULT)) >= 0)
+    ok = H5Aread(a, H5T_NATIVE_LLONG, v) >= 0;
   else ok = 0;
   if (a >= 0) H5Aclose(a);
   { /* every rank read it: all must have, and all take rank 0's values */
@@ -831,9 +890,14 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
     ok = !bad;
   }
   if (!ok && g >= 0) H5Gclose(g);
-  PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' lacks the crowd records (group /checkpoint/crowd): it was not written by a crowd run", path);
+  PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' lacks the crowd records (group /checkpoint/crowd): it was not written by a crowd run",
+             path);
   PetscCallMPI(MPI_Bcast(v, 5, MPI_LONG_LONG, 0, comm));
-  PetscCheck(v[3] == c->dnx && v[4] == c->dny, comm, PETSC_ERR_USER_INPUT, "restart file '%s' has a density map of %lld x %lld cells, this run %" PetscInt_FMT " x %" PetscInt_FMT ": give the original -density_h", path, v[3], v[4], c->dnx, c->dny);
+  PetscCheck(v[3] == c->dnx && v[4] == c->dny, comm, PETSC_ERR_USER_INPUT,
+             "restart file '%s' has a density map of %lld x %lld cells, this run %" PetscInt_FMT " x %" PetscInt_FMT
+             ": give the original -density_h",
+             path, v[3], v[4], c->dnx, c->dny);
   c->total    = (PetscInt64)v[0];
   c->dlast    = (PetscInt64)v[1];
   c->dsamples = (PetscInt)v[2];
@@ -856,7 +920,8 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
       PetscCall(PetscMalloc1(c->capCross, &c->cross));
       c->nleft  = (PetscInt)n[0];
       c->ncross = (PetscInt)n[1];
-      ok        = !IoInjectFault(comm, "crowd-records") && ReadRoot(g, "exits", te, n[0], c->left) >= 0 && ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
+      ok        = !IoInjectFault(comm, "crowd-records") && ReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
+           ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
       if (ok && c->dens) ok = ReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
       H5Tclose(te);
       H5Tclose(tc);
@@ -864,7 +929,8 @@ PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
   }
   H5Gclose(g);
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the crowd records (/checkpoint/crowd) are damaged", path);
+  PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the crowd records (/checkpoint/crowd) are damaged",
+             path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -887,12 +953,15 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
 
 PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
 {
-  const Crowd *c = CrowdOf(s);
+  const Crowd *c    = CrowdOf(s);
   uint64_t     h[2] = {0, 0};
   PetscFunctionBeginUser;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < c->nleft; k++) DigestRecord((uint64_t)c->left[k].id, c->left[k].time, (uint64_t)c->left[k].exit, h);
-  for (PetscInt k = 0; k < c->ncross; k++) DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time, (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
+  for (PetscInt k = 0; k < c->nleft; k++)
+    DigestRecord((uint64_t)c->left[k].id, c->left[k].time, (uint64_t)c->left[k].exit, h);
+  for (PetscInt k = 0; k < c->ncross; k++)
+    DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time,
+                 (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
   dg->h[1] += h[1];

@@ -67,16 +67,18 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
 {
   PetscInt n, cap = 0, cnt = 0;
   PetscFunctionBeginUser;
-  m->wh   = m->range / 2;
+  m->wh    = m->range / 2;
   m->w0[0] = g->bbox[0] - m->range, m->w0[1] = g->bbox[1] - m->range;
-  for (int a = 0; a < 2; a++) m->wn[a] = (PetscInt)PetscCeilReal((g->bbox[2 + a] - g->bbox[a] + 2 * m->range) / m->wh) + 1;
+  for (int a = 0; a < 2; a++)
+    m->wn[a] = (PetscInt)PetscCeilReal((g->bbox[2 + a] - g->bbox[a] + 2 * m->range) / m->wh) + 1;
   n = m->wn[0] * m->wn[1];
   PetscCall(PetscMalloc1(n + 1, &m->wbeg));
   m->widx = NULL;
   for (PetscInt k = 0; k < n; k++) {
-    const PetscReal cx = m->w0[0] + ((PetscReal)(k % m->wn[0]) + 0.5) * m->wh, cy = m->w0[1] + ((PetscReal)(k / m->wn[0]) + 0.5) * m->wh;
+    const PetscReal cx    = m->w0[0] + ((PetscReal)(k % m->wn[0]) + 0.5) * m->wh,
+                    cy    = m->w0[1] + ((PetscReal)(k / m->wn[0]) + 0.5) * m->wh;
     const PetscReal reach = m->range + m->wh * 0.7072;
-    m->wbeg[k] = cnt;
+    m->wbeg[k]            = cnt;
     for (PetscInt w = 0; w < g->nwall; w++) {
       PetscReal px, py;
       if (SegmentDistance(&g->wall[4 * w], cx, cy, &px, &py) >= reach) continue;
@@ -95,10 +97,11 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
    spacings, the smaller id, so that the choice does not depend on the order.  The test
    is done without a branch (it fails for about half of the neighbours, at random); the
    minimum's branch is rarely taken. */
-static inline void Spacing(const PetscReal *nb, PetscInt cap, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa, PetscReal *sp, PetscInt *kb)
+static inline void Spacing(const PetscReal *nb, PetscInt cap, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa,
+                           PetscReal *sp, PetscInt *kb)
 {
   const PetscReal *qx = nb, *qy = nb + cap, *qd = nb + 2 * cap, *ql = nb + 3 * cap, *qi = nb + 4 * cap;
-  PetscReal        best = PETSC_MAX_REAL;
+  PetscReal        best  = PETSC_MAX_REAL;
   PetscInt         kbest = -1;
   for (PetscInt k = 0; k < nn; k++) {
     const int       ok = (ex * qx[k] + ey * qy[k] >= 0) & (PetscAbsReal(ex * qy[k] - ey * qx[k]) <= kappa * ql[k]);
@@ -118,13 +121,14 @@ static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
   return ky * m->wn[0] + kx;
 }
 
-static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
+static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscReal *x, const PetscReal *y,
+                                  const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
 {
-  Sim             *s = (Sim *)t->ctx;
-  Crowd           *c = CrowdOf(s);
-  Csm             *m = &c->csm;
+  Sim             *s  = (Sim *)t->ctx;
+  Crowd           *c  = CrowdOf(s);
+  Csm             *m  = &c->csm;
   Reach           *re = &m->reach;
-  const Geometry  *g = c->geom;
+  const Geometry  *g  = c->geom;
   const PetscReal *r = s->P.r, R2 = m->range * m->range;
   const PetscReal  A = m->a, Dinv = 1 / m->D, Aw = m->aw, Dwinv = 1 / m->Dw;
 
@@ -134,8 +138,8 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
   for (PetscInt i = 0; i < mm; i++) {
     const PetscReal  xi = x[i], yi = y[i], ri = r[i];
     const PetscInt64 idi = id[i];
-    const PetscReal  v0 = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
-    const PetscReal  T  = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
+    const PetscReal  v0  = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
+    const PetscReal  T   = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
     const PetscInt   wk = WallCell(m, xi, yi), wb = m->wbeg[wk], we = m->wbeg[wk + 1];
     PetscReal        e0x, e0y, ex, ey, wx = 0, wy = 0, sp = PETSC_MAX_REAL;
     int64_t          sx = 0, sy = 0;
@@ -143,10 +147,12 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
 
     /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
        turns it by more than 1e-4 (l <= r_i + r_max) */
-    const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2), rho = PetscSqrtReal(Ri2) + re->skin;
+    const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2),
+                    rho = PetscSqrtReal(Ri2) + re->skin;
     CrowdDirection(c, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
-    for (PetscInt ky = ky0; ky <= ky1; ky++) bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
+    for (PetscInt ky = ky0; ky <= ky1; ky++)
+      bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
     if (bound > m->cap) {
       PetscCall(PetscFree(m->nb));
       m->cap = bound + bound / 2 + 16;
@@ -156,9 +162,11 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
        Row by row, only the cells that meet the disc of radius Ri + skin.  Away from the
        walls, without a branch: every candidate is written, and kept by counting it. */
     {
-      PetscReal *qx = m->nb, *qy = m->nb + m->cap, *qd = m->nb + 2 * m->cap, *ql = m->nb + 3 * m->cap, *qi = m->nb + 4 * m->cap;
+      PetscReal *qx = m->nb, *qy = m->nb + m->cap, *qd = m->nb + 2 * m->cap, *ql = m->nb + 3 * m->cap,
+                *qi = m->nb + 4 * m->cap;
       for (PetscInt ky = ky0; ky <= ky1; ky++) {
-        const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh, dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
+        const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh,
+                        dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
         if (!(dyc < rho)) continue;
         const PetscReal hw = PetscSqrtReal(rho * rho - dyc * dyc);
         PetscInt        ka, kb;
@@ -177,7 +185,8 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
             const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
             PetscBool       hidden = PETSC_FALSE;
             if (!(d2 < Ri2) || re->aid[a] == idi) continue;
-            for (PetscInt k = wb; k < we && !hidden; k++) hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
+            for (PetscInt k = wb; k < we && !hidden; k++)
+              hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
             if (hidden) continue;
             qx[nn] = dx, qy[nn] = dy, qd[nn] = d2, ql[nn] = ri + re->ar[a], qi[nn] = (PetscReal)re->aid[a];
             nn++;
@@ -213,9 +222,10 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
     }
     Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
     if (m->avoid > 0 && kb >= 0 && sp < v0 * T) { /* slowed: turn away from the one ahead */
-      const PetscReal qx = m->nb[kb], qy = m->nb[m->cap + kb], side = ex * qy - ey * qx > 0 ? -1 : 1; /* on the left: turn right */
-      const PetscReal  w = m->avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
-      const PetscReal  tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
+      const PetscReal qx = m->nb[kb], qy = m->nb[m->cap + kb],
+                      side = ex * qy - ey * qx > 0 ? -1 : 1; /* on the left: turn right */
+      const PetscReal w = m->avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
+      const PetscReal tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
       ex = tx / tn, ey = ty / tn;
       Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
       sp = PetscMin(sp, sp0); /* turning aside must not lose sight of the one ahead */
@@ -239,15 +249,15 @@ PetscReal CsmRange(const Params *prm)
 
 PetscErrorCode CsmSetUp(Sim *s)
 {
-  Crowd        *c = CrowdOf(s);
-  Csm          *m = &c->csm;
+  Crowd        *c   = CrowdOf(s);
+  Csm          *m   = &c->csm;
   const Params *prm = &s->prm;
 
   PetscFunctionBeginUser;
-  m->range   = CsmRange(prm);
-  m->rmax    = s->rmax;
-  m->a       = prm->csmRep[0], m->D = prm->csmRep[1];
-  m->aw      = prm->csmWall[0], m->Dw = prm->csmWall[1];
+  m->range = CsmRange(prm);
+  m->rmax  = s->rmax;
+  m->a = prm->csmRep[0], m->D = prm->csmRep[1];
+  m->aw = prm->csmWall[0], m->Dw = prm->csmWall[1];
   m->repCut  = m->a > 0 ? m->D * PetscLogReal(m->a / CSM_EPS) : -1;
   m->wallCut = m->aw > 0 ? m->Dw * PetscLogReal(m->aw / CSM_EPS) : -1;
   m->T[0] = prm->csmT[0], m->T[1] = prm->csmT[1];
@@ -291,8 +301,8 @@ PetscErrorCode CsmDestroy(Csm *m)
    every rank).  Collective; for tests only (O(N^2 / ranks)). */
 PetscErrorCode CsmCheckReach(Sim *s)
 {
-  Csm             *m = &CrowdOf(s)->csm;
-  const Particles *p = &s->P;
+  Csm             *m  = &CrowdOf(s)->csm;
+  const Particles *p  = &s->P;
   Reach           *re = &m->reach;
   PetscMPIInt      size, cnt = (PetscMPIInt)(2 * p->n), *cnts, *dsp;
   PetscReal       *all, R2 = m->range * m->range, bad[3] = {0, 0, 0};
@@ -332,7 +342,9 @@ PetscErrorCode CsmCheckReach(Sim *s)
   PetscCall(PetscFree(all));
   PetscCall(PetscFree2(cnts, dsp));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
-  PetscCheck(!bad[0], s->dom.comm, PETSC_ERR_PLIB, "-csm_check_reach: at step %" PetscInt_FMT " agent %.0f misses %.0f neighbours within R = %g", s->step, bad[1], bad[2], (double)m->range);
+  PetscCheck(!bad[0], s->dom.comm, PETSC_ERR_PLIB,
+             "-csm_check_reach: at step %" PetscInt_FMT " agent %.0f misses %.0f neighbours within R = %g", s->step,
+             bad[1], bad[2], (double)m->range);
   m->checks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -44,7 +44,7 @@ static PetscInt BlockStart(PetscInt nt, PetscMPIInt p, PetscMPIInt i)
 
 PetscMPIInt DomainBlockOfTile(const Domain *d, int a, PetscInt t)
 {
-  const PetscInt *c = d->cut[a];
+  const PetscInt *c  = d->cut[a];
   PetscMPIInt     lo = 0, hi = d->p[a] - 1; /* the block b with c[b] <= t < c[b + 1] */
   while (lo < hi) {
     const PetscMPIInt mid = (lo + hi + 1) / 2;
@@ -83,13 +83,15 @@ static PetscErrorCode DomainLayout(Domain *d)
         for (PetscInt tx = d->t0[0]; tx < d->t1[0]; tx++) {
           if (DomainTileColour(tx, ty) != colour) continue;
           for (PetscInt cy = ty * tile; cy < PetscMin((ty + 1) * tile, d->nc[1]); cy++)
-            for (PetscInt cx = tx * tile; cx < PetscMin((tx + 1) * tile, d->nc[0]); cx++) d->slot[DomainLocalCell(d, cx, cy)] = next++;
+            for (PetscInt cx = tx * tile; cx < PetscMin((tx + 1) * tile, d->nc[0]); cx++)
+              d->slot[DomainLocalCell(d, cx, cy)] = next++;
         }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d)
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile,
+                            const PetscInt grid[2], Domain *d)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(d, sizeof(*d)));
@@ -103,7 +105,9 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
   d->tile  = tile;
   for (int a = 0; a < 2; a++) {
     const PetscReal L = d->hi[a] - d->lo[a], ncr = PetscFloorReal(L / cellMin);
-    PetscCheck(ncr < 1e9, comm, PETSC_ERR_USER_INPUT, "box edge %g holds more than 1e9 cells of %g: enlarge the disks or shrink the box", (double)L, (double)cellMin);
+    PetscCheck(ncr < 1e9, comm, PETSC_ERR_USER_INPUT,
+               "box edge %g holds more than 1e9 cells of %g: enlarge the disks or shrink the box", (double)L,
+               (double)cellMin);
     d->nc[a]   = PetscMax((PetscInt)ncr, 1);
     d->w[a]    = L / (PetscReal)d->nc[a];
     d->winv[a] = (PetscReal)d->nc[a] / L;
@@ -113,7 +117,9 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
      halo (ties go to more ranks along x: columns suit scenes under gravity). */
   PetscReal best = PETSC_MAX_REAL;
   if (grid[0] || grid[1])
-    PetscCheck(grid[0] > 0 && grid[1] > 0 && grid[0] * grid[1] == d->size, comm, PETSC_ERR_USER_INPUT, "-rank_grid %" PetscInt_FMT ",%" PetscInt_FMT " does not multiply to the %d ranks of the run", grid[0], grid[1], d->size);
+    PetscCheck(grid[0] > 0 && grid[1] > 0 && grid[0] * grid[1] == d->size, comm, PETSC_ERR_USER_INPUT,
+               "-rank_grid %" PetscInt_FMT ",%" PetscInt_FMT " does not multiply to the %d ranks of the run", grid[0],
+               grid[1], d->size);
   for (PetscMPIInt px = d->size; px >= 1; px--) {
     if (d->size % px) continue;
     PetscMPIInt py = d->size / px;
@@ -127,11 +133,13 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
     }
   }
   PetscCheck(best < PETSC_MAX_REAL, comm, PETSC_ERR_USER_INPUT,
-             "the domain is too small for %d ranks: its %" PetscInt_FMT " x %" PetscInt_FMT " cells make %" PetscInt_FMT " x %" PetscInt_FMT " tiles of %" PetscInt_FMT " cells, and every rank needs at least one whole tile. Use a larger -box, a smaller -tile, or fewer ranks",
+             "the domain is too small for %d ranks: its %" PetscInt_FMT " x %" PetscInt_FMT " cells make %" PetscInt_FMT
+             " x %" PetscInt_FMT " tiles of %" PetscInt_FMT
+             " cells, and every rank needs at least one whole tile. Use a larger -box, a smaller -tile, or fewer ranks",
              d->size, d->nc[0], d->nc[1], d->nt[0], d->nt[1], tile);
   d->gridFixed = grid[0] || grid[1] ? PETSC_TRUE : PETSC_FALSE;
   {
-    PetscInt  *cut[2];
+    PetscInt   *cut[2];
     PetscMPIInt p[2] = {d->p[0], d->p[1]};
     d->p[0] = d->p[1] = 0; /* no grid yet */
     PetscCall(PetscMalloc2(p[0] + 1, &cut[0], p[1] + 1, &cut[1]));
@@ -147,10 +155,14 @@ PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *
 {
   const PetscInt *c[2] = {cx, cy};
   PetscFunctionBeginUser;
-  PetscCheck(p[0] * p[1] == d->size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a %d x %d grid for %d ranks", p[0], p[1], d->size);
+  PetscCheck(p[0] * p[1] == d->size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a %d x %d grid for %d ranks", p[0], p[1],
+             d->size);
   for (int a = 0; a < 2; a++) {
-    PetscCheck(c[a][0] == 0 && c[a][p[a]] == d->nt[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "cuts must span the %" PetscInt_FMT " tiles", d->nt[a]);
-    for (PetscMPIInt b = 0; b < p[a]; b++) PetscCheck(c[a][b + 1] > c[a][b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "cuts must give every block at least one tile");
+    PetscCheck(c[a][0] == 0 && c[a][p[a]] == d->nt[a], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "cuts must span the %" PetscInt_FMT " tiles", d->nt[a]);
+    for (PetscMPIInt b = 0; b < p[a]; b++)
+      PetscCheck(c[a][b + 1] > c[a][b], PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "cuts must give every block at least one tile");
   }
   if (p[0] == d->p[0] && p[1] == d->p[1]) { /* the same neighbours: only the borders move */
     for (int a = 0; a < 2; a++) PetscCall(PetscArraycpy(d->cut[a], c[a], p[a] + 1));
@@ -179,14 +191,15 @@ PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *
       d->nnbr++;
     }
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
-  /* MPI_UNWEIGHTED is a sentinel address that GCC mistakes for a zero-length array. */
+    /* MPI_UNWEIGHTED is a sentinel address that GCC mistakes for a zero-length array. */
 #if defined(__GNUC__) && !defined(__clang__)
-  #pragma GCC diagnostic push
-  #pragma GCC diagnostic ignored "-Wstringop-overread"
+#  pragma GCC diagnostic push
+#  pragma GCC diagnostic ignored "-Wstringop-overread"
 #endif
-  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
+  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank,
+                                              MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
 #if defined(__GNUC__) && !defined(__clang__)
-  #pragma GCC diagnostic pop
+#  pragma GCC diagnostic pop
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

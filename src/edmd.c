@@ -66,7 +66,7 @@
  * which the pressure follows (edmd_run.c).                                              */
 #include <throng/edmd.h>
 #if defined(__SSE2__)
-  #include <emmintrin.h>
+#  include <emmintrin.h>
 #endif
 
 /* ---- event queue: a 4-ary tournament tree over the disks, in index order ------------
@@ -81,7 +81,8 @@
 /* The first of four times with the least one (a tournament of two rounds, with no branch
    to mispredict: the times are random, so a running minimum's branches would fail about
    half the time). */
-#define EDMD_MIN4(c) ({ \
+#define EDMD_MIN4(c) \
+  ({ \
     const int w01_ = (c)[1].t < (c)[0].t, w23_ = 2 + ((c)[3].t < (c)[2].t); \
     (c)[w23_].t < (c)[w01_].t ? w23_ : w01_; \
   })
@@ -170,7 +171,8 @@ static inline void Consider(PetscReal t, PetscInt p, PetscReal *bt, PetscInt *bp
   if (t < *bt || (t == *bt && p < *bp)) *bt = t, *bp = p;
 }
 
-static inline void PairCandidate(const EDMD *e, const EDMDDisk *a, const EDMDDisk *b, PetscInt j, PetscReal *bt, PetscInt *bp)
+static inline void PairCandidate(const EDMD *e, const EDMDDisk *a, const EDMDDisk *b, PetscInt j, PetscReal *bt,
+                                 PetscInt *bp)
 {
   const PetscReal tr = PetscMax(a->t, b->t);
   const PetscReal xi = a->x + a->vx * (tr - a->t), yi = a->y + a->vy * (tr - a->t);
@@ -235,7 +237,8 @@ static inline PetscInt Gather(const EDMD *e, const EDMDDisk *a, int *nb)
 {
   const PetscInt nx = e->nc[0], stride = e->cap;
   PetscInt       col[3], row[3], m = 0;
-  const PetscInt ncol = Around(Wrap(a->kx, nx), nx, e->periodic, col), nrow = Around(Wrap(a->ky, e->nc[1]), e->nc[1], e->periodic, row);
+  const PetscInt ncol = Around(Wrap(a->kx, nx), nx, e->periodic, col),
+                 nrow = Around(Wrap(a->ky, e->nc[1]), e->nc[1], e->periodic, row);
 
   for (PetscInt r = 0; r < nrow; r++) row[r] *= nx;
   if (stride == 4) {
@@ -272,7 +275,8 @@ static void Predict(EDMD *e, PetscInt i)
     int           *nb = e->nb;
     const PetscInt m  = Gather(e, a, nb);
     for (PetscInt k = 0; k < m; k++) __builtin_prefetch(&e->d[nb[k]]);
-    for (PetscInt k = 0; k < m; k++) PairCandidate(e, a, &e->d[nb[k]], nb[k], &pt, &pp); /* a disk with itself: receding (b = 0), INFINITY */
+    for (PetscInt k = 0; k < m; k++)
+      PairCandidate(e, a, &e->d[nb[k]], nb[k], &pt, &pp); /* a disk with itself: receding (b = 0), INFINITY */
   }
   OwnCandidates(e, a, &pt, &pp);
   Schedule(e, i, pt, pp);
@@ -299,7 +303,7 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
   while (e->n && e->tree[0].t <= limit) {
     const PetscInt  i = e->tree[0].disk, p = e->ev[i].partner;
     const PetscReal t = e->tree[0].t;
-    e->now = t;
+    e->now            = t;
     e->events++;
     if (p >= 0) {
       if (e->d[p].count != e->ev[i].count) { /* the partner bounced since: look again */
@@ -315,7 +319,8 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
         dx = Image(dx, e->L[0], e->hL[0]);
         dy = Image(dy, e->L[1], e->hL[1]);
       }
-      const PetscReal J = EDMDBounce(e->m[i], e->m[p], dx, dy, &a->vx, &a->vy, &b->vx, &b->vy), l = PetscSqrtReal(dx * dx + dy * dy);
+      const PetscReal J = EDMDBounce(e->m[i], e->m[p], dx, dy, &a->vx, &a->vy, &b->vx, &b->vy),
+                      l = PetscSqrtReal(dx * dx + dy * dy);
       e->virial += l * PetscAbsReal(J);
       e->contact = PetscMax(e->contact, PetscAbsReal(1 - l / (a->r + b->r))); /* |dr| = sigma? */
       a->count++, b->count++;
@@ -346,7 +351,7 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
       CellInsert(e, i);
       e->crossings++;
       Predict(e, i); /* all 9 cells: see Memory above */
-    } else break; /* EDMD_NONE has time INFINITY */
+    } else break;    /* EDMD_NONE has time INFINITY */
   }
   e->now = PetscMax(e->now, limit);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -354,7 +359,9 @@ PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit)
 
 /* ---- set-up, queries ---------------------------------------------------------------- */
 
-PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, const PetscReal *vx, const PetscReal *vy, const PetscReal *r, const PetscReal *m, const PetscReal lo[2], const PetscReal L[2], PetscBool periodic, PetscBool brute, EDMD *e)
+PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, const PetscReal *vx, const PetscReal *vy,
+                          const PetscReal *r, const PetscReal *m, const PetscReal lo[2], const PetscReal L[2],
+                          PetscBool periodic, PetscBool brute, EDMD *e)
 {
   PetscReal smax = 0, smin = INFINITY, ovl;
 
@@ -375,7 +382,8 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
     PetscCall(PetscMalloc1(P + 4, &e->evRaw));
     e->ev = e->evRaw;
     while (((uintptr_t)e->ev) % 64) e->ev++;
-    for (PetscInt k = 0; k < P; k++) e->ev[k] = (EDMDEvent){INFINITY, EDMD_NONE, 0}; /* leaves of absent disks never win */
+    for (PetscInt k = 0; k < P; k++)
+      e->ev[k] = (EDMDEvent){INFINITY, EDMD_NONE, 0}; /* leaves of absent disks never win */
     PetscCall(PetscMalloc1(e->leaf0 + 4, &e->treeRaw));
     e->tree = e->treeRaw;
     while (((uintptr_t)(e->tree + 1)) % 64) e->tree++;
@@ -383,16 +391,21 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
   }
   for (PetscInt i = 0; i < n; i++) {
     EDMDDisk *q = &e->d[i];
-    PetscCheck(m[i] > 0 && r[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " has mass %g and radius %g; both must be > 0", i, (double)m[i], (double)r[i]);
-    *q    = (EDMDDisk){x[i], y[i], vx[i], vy[i], 0, r[i], 0, 0, 0, 0};
+    PetscCheck(m[i] > 0 && r[i] > 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+               "edmd: disk %" PetscInt_FMT " has mass %g and radius %g; both must be > 0", i, (double)m[i],
+               (double)r[i]);
+    *q      = (EDMDDisk){x[i], y[i], vx[i], vy[i], 0, r[i], 0, 0, 0, 0};
     e->m[i] = m[i];
-    smax       = PetscMax(smax, 2 * r[i]);
-    smin       = PetscMin(smin, 2 * r[i]);
+    smax    = PetscMax(smax, 2 * r[i]);
+    smin    = PetscMin(smin, 2 * r[i]);
     if (periodic) {
       q->x -= L[0] * PetscFloorReal((q->x - lo[0]) / L[0]);
       q->y -= L[1] * PetscFloorReal((q->y - lo[1]) / L[1]);
     } else
-      PetscCheck(x[i] - r[i] >= lo[0] && x[i] + r[i] <= lo[0] + L[0] && y[i] - r[i] >= lo[1] && y[i] + r[i] <= lo[1] + L[1], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disk %" PetscInt_FMT " at (%g, %g) sticks out of the box", i, (double)x[i], (double)y[i]);
+      PetscCheck(x[i] - r[i] >= lo[0] && x[i] + r[i] <= lo[0] + L[0] && y[i] - r[i] >= lo[1] &&
+                   y[i] + r[i] <= lo[1] + L[1],
+                 PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+                 "edmd: disk %" PetscInt_FMT " at (%g, %g) sticks out of the box", i, (double)x[i], (double)y[i]);
   }
   for (int d = 0; d < 2; d++) { /* cells at least sigma_max (and a hair) wide */
     e->nc[d] = smax > 0 ? (PetscInt)PetscMin(PetscFloorReal(L[d] / (smax * (1 + 1e-10))), 1 << 15) : 1;
@@ -401,17 +414,24 @@ PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, co
   }
   if (periodic && (e->nc[0] < 3 || e->nc[1] < 3)) e->brute = PETSC_TRUE; /* too small for cells */
   PetscCall(EDMDMaxOverlap(e, 0, &ovl, NULL)); /* once, before the cells: their capacity bound needs it */
-  PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: lower the packing (-init_phi) or use -init lattice", (double)ovl);
+  PetscCheck(ovl < 0, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT,
+             "edmd: disks overlap or touch at the start (largest overlap %g of a diameter); hard disks need gaps: "
+             "lower the packing (-init_phi) or use -init lattice",
+             (double)ovl);
   if (!e->brute) {
     /* disks in a cell: sub-squares of side < sigma_min / sqrt 2 hold at most one centre
        of non-overlapping disks, so ceil(sqrt 2 w / sigma_min)^2 bounds the count */
-    const PetscInt nc = e->nc[0] * e->nc[1];
-    const PetscReal k = PetscCeilReal(PetscSqrtReal(2.0) * PetscMax(e->w[0], e->w[1]) / smin * (1 + 1e-9));
-    e->cap = (PetscInt)(k * k);
-    PetscCheck((PetscReal)nc * (PetscReal)e->cap < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP, "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT " slots: too many (radii too different, or the box too large)", nc, e->cap);
+    const PetscInt  nc = e->nc[0] * e->nc[1];
+    const PetscReal k  = PetscCeilReal(PetscSqrtReal(2.0) * PetscMax(e->w[0], e->w[1]) / smin * (1 + 1e-9));
+    e->cap             = (PetscInt)(k * k);
+    PetscCheck((PetscReal)nc * (PetscReal)e->cap < 2e9, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "edmd: %" PetscInt_FMT " cells of %" PetscInt_FMT
+               " slots: too many (radii too different, or the box too large)",
+               nc, e->cap);
     PetscCall(PetscMalloc1((size_t)nc * e->cap, &e->cell));
     memset(e->cell, 0xff, sizeof(int) * (size_t)nc * e->cap); /* every slot -1: empty */
-    PetscCall(PetscMalloc1(9 * e->cap + 4, &e->nb)); /* a 3 x 3 neighbourhood holds at most 9 cap, and a 16-byte copy may write 4 past */
+    PetscCall(PetscMalloc1(
+      9 * e->cap + 4, &e->nb)); /* a 3 x 3 neighbourhood holds at most 9 cap, and a 16-byte copy may write 4 past */
     for (PetscInt i = 0; i < n; i++) {
       e->d[i].kx = (int)PetscMin(e->nc[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].x - lo[0]) / e->w[0])));
       e->d[i].ky = (int)PetscMin(e->nc[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((e->d[i].y - lo[1]) / e->w[1])));
@@ -465,7 +485,9 @@ PetscErrorCode EDMDMaxOverlap(const EDMD *e, PetscReal t, PetscReal *ovl, PetscR
   const PetscInt nbin = nb[0] * nb[1];
   PetscCall(PetscCalloc1(nbin + 1, &start));
   PetscCall(PetscMalloc1(e->n + 1, &order));
-#define BIN(i) (PetscMin(nb[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((Y[i] - e->lo[1]) / bw[1]))) * nb[0] + PetscMin(nb[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((X[i] - e->lo[0]) / bw[0]))))
+#define BIN(i) \
+  (PetscMin(nb[1] - 1, PetscMax(0, (PetscInt)PetscFloorReal((Y[i] - e->lo[1]) / bw[1]))) * nb[0] + \
+   PetscMin(nb[0] - 1, PetscMax(0, (PetscInt)PetscFloorReal((X[i] - e->lo[0]) / bw[0]))))
   for (PetscInt i = 0; i < e->n; i++) start[BIN(i) + 1]++;
   for (PetscInt b = 0; b < nbin; b++) start[b + 1] += start[b];
   {

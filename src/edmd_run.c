@@ -38,20 +38,20 @@ static int CompareId(const void *a, const void *b)
 
 static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
 {
-  PetscMPIInt    rank, size;
-  MPI_Comm       self;
-  Params         prm = *prm0;
-  Sim            s;
-  EDMD           e;
-  Particles     *P;
-  PetscReal     *vx, *vy, *m, lo[2], L[2], ekin, mom[2], kT, eta = 0, ovl, worst = -1;
-  PetscReal      vir0 = 0, wall0 = 0, tstat;
-  PetscInt64     coll0 = 0;
-  PetscInt       kvx, kvy;
-  PetscLogDouble t0, t1, tEq = 0;
-  H5MDWriter     w;
+  PetscMPIInt     rank, size;
+  MPI_Comm        self;
+  Params          prm = *prm0;
+  Sim             s;
+  EDMD            e;
+  Particles      *P;
+  PetscReal      *vx, *vy, *m, lo[2], L[2], ekin, mom[2], kT, eta = 0, ovl, worst = -1;
+  PetscReal       vir0 = 0, wall0 = 0, tstat;
+  PetscInt64      coll0 = 0;
+  PetscInt        kvx, kvy;
+  PetscLogDouble  t0, t1, tEq = 0;
+  H5MDWriter      w;
   const PetscBool output = strcmp(prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool      out = PETSC_FALSE, statsOn;
+  PetscBool       out    = PETSC_FALSE, statsOn;
 
   PetscFunctionBeginUser;
   *exitCode = 0;
@@ -65,7 +65,7 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
     struct {
       PetscInt64 id;
       PetscInt   k;
-    } *o;
+    } * o;
     PetscInt *perm;
     PetscCall(PetscMalloc1(P->n + 1, &o));
     for (PetscInt i = 0; i < P->n; i++) o[i].id = P->id[i], o[i].k = i;
@@ -95,7 +95,8 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
     }
     for (PetscInt i = 0; i < P->n; i++) vx[i] -= px / M, vy[i] -= py / M;
     for (PetscInt i = 0; i < P->n; i++) k2 += 0.5 * m[i] * (vx[i] * vx[i] + vy[i] * vy[i]);
-    for (PetscInt i = 0; i < P->n && k2 > 0; i++) vx[i] *= PetscSqrtReal(P->n * prm.kT / k2), vy[i] *= PetscSqrtReal(P->n * prm.kT / k2);
+    for (PetscInt i = 0; i < P->n && k2 > 0; i++)
+      vx[i] *= PetscSqrtReal(P->n * prm.kT / k2), vy[i] *= PetscSqrtReal(P->n * prm.kT / k2);
   }
   lo[0] = prm.box[0], lo[1] = prm.box[1], L[0] = prm.box[2] - prm.box[0], L[1] = prm.box[3] - prm.box[1];
   eta /= L[0] * L[1];
@@ -103,13 +104,18 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
     PetscErrorCode ierr;
     int            bad, any[2];
     char           msg[1024] = "";
-    ierr = EDMDCreate(P->n, P->x, P->y, vx, vy, P->r, m, lo, L, prm.periodic, prm.brute, &e); /* errors.c records, does not print */
-    bad  = ierr != 0;
+    ierr                     = EDMDCreate(P->n, P->x, P->y, vx, vy, P->r, m, lo, L, prm.periodic, prm.brute,
+                                          &e); /* errors.c records, does not print */
+    bad                      = ierr != 0;
     if (bad) PetscCall(PetscStrncpy(msg, ErrorsLastMessage(), sizeof(msg)));
     any[0] = bad, any[1] = rank == 0 && bad;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, any, 2, MPI_INT, MPI_MAX, world));
     PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, world));
-    PetscCheck(!any[0], world, PETSC_ERR_USER_INPUT, "-solver edmd: not a valid hard-disk start on %s: %s", any[1] ? "replica 0" : "a replica", any[1] ? msg : "disks overlap or touch (with -edmd_periodic also across the boundary), or stick out of the walls");
+    PetscCheck(!any[0], world, PETSC_ERR_USER_INPUT, "-solver edmd: not a valid hard-disk start on %s: %s",
+               any[1] ? "replica 0" : "a replica",
+               any[1]
+                 ? msg
+                 : "disks overlap or touch (with -edmd_periodic also across the boundary), or stick out of the walls");
   }
   if (prm.edmdLog[0] && !rank) {
     e.log = fopen(prm.edmdLog, "w");
@@ -118,8 +124,12 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
   EDMDEnergy(&e, &ekin, mom);
   kT = P->n ? ekin / (PetscReal)P->n : 0;
   if (!prm.quiet)
-    PetscCall(PetscPrintf(world, "throng: edmd: %" PetscInt_FMT " disks, eta %.6g, kT %g, %s box %g x %g, %s, %d replica%s (one per rank; replica k uses -seed + k)\n", P->n, (double)eta, (double)kT, prm.periodic ? "periodic" : "walled", (double)L[0], (double)L[1],
-                          e.brute ? "brute-force prediction (every disk)" : "cell lists", size, size > 1 ? "s" : ""));
+    PetscCall(PetscPrintf(
+      world,
+      "throng: edmd: %" PetscInt_FMT
+      " disks, eta %.6g, kT %g, %s box %g x %g, %s, %d replica%s (one per rank; replica k uses -seed + k)\n",
+      P->n, (double)eta, (double)kT, prm.periodic ? "periodic" : "walled", (double)L[0], (double)L[1],
+      e.brute ? "brute-force prediction (every disk)" : "cell lists", size, size > 1 ? "s" : ""));
   if (output && !rank) {
     PetscCall(H5MDOpen(self, prm.output, &s, PETSC_FALSE, 0, &w));
     EDMDStateAt(&e, 0, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
@@ -141,7 +151,8 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
     PetscCall(EDMDAdvance(&e, limit));
     s.step = k, s.time = limit;
     const PetscBool frame = out && ((prm.outputEvery > 0 && k % prm.outputEvery == 0) || k == prm.steps);
-    const PetscBool prog  = !prm.quiet && !rank && (prm.progress > 0 ? k % prm.progress == 0 : k % PetscMax(1, prm.steps / 10) == 0);
+    const PetscBool prog =
+      !prm.quiet && !rank && (prm.progress > 0 ? k % prm.progress == 0 : k % PetscMax(1, prm.steps / 10) == 0);
     if (frame || prog || k == prm.steps) {
       PetscReal wo;
       PetscCall(EDMDMaxOverlap(&e, limit, &ovl, &wo));
@@ -152,35 +163,57 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
       PetscCall(H5MDWriteFrame(&w, &s));
     }
     if (prog) {
-      PetscLogDouble now;
+      PetscLogDouble  now;
       const PetscReal tm = limit - tstat;
       PetscCall(PetscTime(&now));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "step %" PetscInt_FMT "  t %g  collisions %" PetscInt64_FMT " (%.4g per disk)  %.4e collisions/s  Z %.5g  max_overlap %.3e\n", k, (double)limit, e.collisions, P->n ? (double)e.collisions / (double)P->n : 0.0, now > t0 ? (double)e.collisions / (now - t0) : 0.0,
-                            statsOn && tm > 0 && P->n ? (double)(1 + (e.virial - vir0) / (2 * P->n * kT * tm)) : 0.0, (double)ovl));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "step %" PetscInt_FMT "  t %g  collisions %" PetscInt64_FMT
+                            " (%.4g per disk)  %.4e collisions/s  Z %.5g  max_overlap %.3e\n",
+                            k, (double)limit, e.collisions, P->n ? (double)e.collisions / (double)P->n : 0.0,
+                            now > t0 ? (double)e.collisions / (now - t0) : 0.0,
+                            statsOn && tm > 0 && P->n ? (double)(1 + (e.virial - vir0) / (2 * P->n * kT * tm)) : 0.0,
+                            (double)ovl));
     }
   }
   PetscCall(PetscTime(&t1));
   if (e.log) fclose(e.log);
   {
     const PetscReal tm = prm.steps * prm.dt - tstat, el = (PetscReal)(t1 - t0);
-    PetscReal       z  = 1 + (P->n && tm > 0 ? (e.virial - vir0) / (2 * P->n * kT * tm) : 0);
-    PetscReal       zw = P->n && tm > 0 ? (e.wallImpulse - wall0) / (2 * (L[0] + L[1]) * tm) * L[0] * L[1] / (P->n * kT) : 0;
-    PetscReal       zz[3] = {prm.periodic ? z : zw, (prm.periodic ? z : zw) * (prm.periodic ? z : zw), 0}, ekin1, mom1[2];
+    PetscReal       z = 1 + (P->n && tm > 0 ? (e.virial - vir0) / (2 * P->n * kT * tm) : 0);
+    PetscReal zw = P->n && tm > 0 ? (e.wallImpulse - wall0) / (2 * (L[0] + L[1]) * tm) * L[0] * L[1] / (P->n * kT) : 0;
+    PetscReal zz[3] = {prm.periodic ? z : zw, (prm.periodic ? z : zw) * (prm.periodic ? z : zw), 0}, ekin1, mom1[2];
     const PetscReal henderson = (1 + eta * eta / 8) / PetscSqr(1 - eta);
-    PetscInt64      c[4] = {e.collisions, e.bounces, e.stale, e.crossings};
+    PetscInt64      c[4]      = {e.collisions, e.bounces, e.stale, e.crossings};
     Digest          dg;
     char            hex[33];
 
     EDMDEnergy(&e, &ekin1, mom1);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, zz, 2, MPIU_REAL, MPI_SUM, world));
-    PetscCall(PetscPrintf(world, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt_FMT "  ranks %d  wall %.3f s  (edmd, replica 0)\n", prm.steps, (double)(prm.steps * prm.dt), P->n, size, (double)el));
-    PetscCall(PetscPrintf(world, "summary: edmd: collisions %" PetscInt64_FMT " (%.4g per disk), wall bounces %" PetscInt64_FMT ", stale pops %" PetscInt64_FMT ", cell crossings %" PetscInt64_FMT ", %.4e collisions/s (%.4e after equilibration)\n", c[0], P->n ? (double)c[0] / (double)P->n : 0.0, c[1], c[2], c[3], el > 0 ? (double)((PetscReal)c[0] / el) : 0.0,
+    PetscCall(PetscPrintf(
+      world, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt_FMT "  ranks %d  wall %.3f s  (edmd, replica 0)\n",
+      prm.steps, (double)(prm.steps * prm.dt), P->n, size, (double)el));
+    PetscCall(PetscPrintf(world,
+                          "summary: edmd: collisions %" PetscInt64_FMT " (%.4g per disk), wall bounces %" PetscInt64_FMT
+                          ", stale pops %" PetscInt64_FMT ", cell crossings %" PetscInt64_FMT
+                          ", %.4e collisions/s (%.4e after equilibration)\n",
+                          c[0], P->n ? (double)c[0] / (double)P->n : 0.0, c[1], c[2], c[3],
+                          el > 0 ? (double)((PetscReal)c[0] / el) : 0.0,
                           t1 > tEq ? (double)((PetscReal)(e.collisions - coll0) / (PetscReal)(t1 - tEq)) : 0.0));
-    PetscCall(PetscPrintf(world, "summary: edmd: energy drift %.3e (relative), momentum %.3e %.3e, max_overlap %.3e of a diameter (at the reports), contact error %.3e (at the collisions)\n", (double)(ekin > 0 ? (ekin1 - ekin) / ekin : 0), (double)mom1[0], (double)mom1[1], (double)worst, (double)e.contact));
+    PetscCall(PetscPrintf(world,
+                          "summary: edmd: energy drift %.3e (relative), momentum %.3e %.3e, max_overlap %.3e of a "
+                          "diameter (at the reports), contact error %.3e (at the collisions)\n",
+                          (double)(ekin > 0 ? (ekin1 - ekin) / ekin : 0), (double)mom1[0], (double)mom1[1],
+                          (double)worst, (double)e.contact));
     {
-      const PetscReal mean = zz[0] / size, var = size > 1 ? (zz[1] - size * mean * mean) / (size - 1) : 0, se = size > 1 ? PetscSqrtReal(PetscMax(var, 0) / size) : 0;
-      PetscCall(PetscPrintf(world, "summary: edmd: eta %.6g  Z %.6g (%s, replica 0)  Z %.6g +- %.2g (mean of %d replicas)  Henderson %.6g  deviation %+.3f %%  over t = %g (%" PetscInt64_FMT " collisions)\n", (double)eta, (double)(prm.periodic ? z : zw), prm.periodic ? "collision virial" : "wall momentum", (double)mean, (double)se, size, (double)henderson,
-                            (double)(100 * (mean - henderson) / henderson), (double)tm, e.collisions - coll0));
+      const PetscReal mean = zz[0] / size, var = size > 1 ? (zz[1] - size * mean * mean) / (size - 1) : 0,
+                      se = size > 1 ? PetscSqrtReal(PetscMax(var, 0) / size) : 0;
+      PetscCall(PetscPrintf(world,
+                            "summary: edmd: eta %.6g  Z %.6g (%s, replica 0)  Z %.6g +- %.2g (mean of %d replicas)  "
+                            "Henderson %.6g  deviation %+.3f %%  over t = %g (%" PetscInt64_FMT " collisions)\n",
+                            (double)eta, (double)(prm.periodic ? z : zw),
+                            prm.periodic ? "collision virial" : "wall momentum", (double)mean, (double)se, size,
+                            (double)henderson, (double)(100 * (mean - henderson) / henderson), (double)tm,
+                            e.collisions - coll0));
     }
     /* SIMULATE's last line: every disk moves to the final time */
     EDMDStateAt(&e, prm.steps * prm.dt, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
@@ -199,17 +232,23 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
 static PetscErrorCode EDMDCheck(MPI_Comm comm, Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCheck(!(p->noise > 0), comm, PETSC_ERR_USER_INPUT, "-noise is a term of the time-stepped dynamics; -solver edmd has none");
-  PetscCheck(!p->geometry[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd runs hard disks in a box: it takes no -geometry");
-  PetscCheck(!p->restart[0], comm, PETSC_ERR_USER_INPUT, "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
-  PetscCheck(p->nhalf == 0, comm, PETSC_ERR_USER_INPUT, "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
+  PetscCheck(!(p->noise > 0), comm, PETSC_ERR_USER_INPUT,
+             "-noise is a term of the time-stepped dynamics; -solver edmd has none");
+  PetscCheck(!p->geometry[0], comm, PETSC_ERR_USER_INPUT,
+             "-solver edmd runs hard disks in a box: it takes no -geometry");
+  PetscCheck(!p->restart[0], comm, PETSC_ERR_USER_INPUT,
+             "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
+  PetscCheck(p->nhalf == 0, comm, PETSC_ERR_USER_INPUT,
+             "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode EDMDView(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "throng: solver=edmd (event-driven; -dt is the reporting interval) kT=%g %s equilibrate=%g%s\n", (double)p->kT, p->periodic ? "periodic" : "walls", (double)p->equil, p->brute ? " brute-force prediction" : ""));
+  PetscCall(PetscPrintf(
+    comm, "throng: solver=edmd (event-driven; -dt is the reporting interval) kT=%g %s equilibrate=%g%s\n",
+    (double)p->kT, p->periodic ? "periodic" : "walls", (double)p->equil, p->brute ? " brute-force prediction" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -30,7 +30,7 @@
 #include <math.h>
 
 typedef struct {
-  double  v;
+  double   v;
   PetscInt k;
 } HeapItem;
 
@@ -85,14 +85,9 @@ static PetscErrorCode March(const Eikonal *e, const double *F, double *phi)
   while (heap.n) {
     const HeapItem it = HeapPop(&heap);
     if (done[it.k] || it.v > phi[it.k]) continue;
-    done[it.k] = 1;
+    done[it.k]       = 1;
     const PetscInt i = it.k % nx, j = it.k / nx;
-    const PetscInt nb[4][2] = {
-      {i - 1, j    },
-      {i + 1, j    },
-      {i,     j - 1},
-      {i,     j + 1}
-    };
+    const PetscInt nb[4][2] = {{i - 1, j}, {i + 1, j}, {i, j - 1}, {i, j + 1}};
     for (int q = 0; q < 4; q++) {
       const PetscInt a = nb[q][0], b = nb[q][1];
       if (a < 0 || b < 0 || a >= nx || b >= ny) continue;
@@ -123,9 +118,11 @@ static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *
 {
   for (PetscInt k = 0; k < e->nx * e->ny; k++) phi[k] = INFINITY;
   for (PetscInt s = 0; s < nseg; s++) {
-    const PetscReal *g = &seg[4 * s];
-    const PetscInt   i0 = PetscMax(0, (PetscInt)floor((PetscMin(g[0], g[2]) - e->x0) / e->h) - 2), i1 = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(g[0], g[2]) - e->x0) / e->h) + 2);
-    const PetscInt   j0 = PetscMax(0, (PetscInt)floor((PetscMin(g[1], g[3]) - e->y0) / e->h) - 2), j1 = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(g[1], g[3]) - e->y0) / e->h) + 2);
+    const PetscReal *g  = &seg[4 * s];
+    const PetscInt   i0 = PetscMax(0, (PetscInt)floor((PetscMin(g[0], g[2]) - e->x0) / e->h) - 2),
+                   i1   = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(g[0], g[2]) - e->x0) / e->h) + 2);
+    const PetscInt j0   = PetscMax(0, (PetscInt)floor((PetscMin(g[1], g[3]) - e->y0) / e->h) - 2),
+                   j1   = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(g[1], g[3]) - e->y0) / e->h) + 2);
     for (PetscInt j = j0; j <= j1; j++)
       for (PetscInt i = i0; i <= i1; i++) {
         const PetscInt k = j * e->nx + i;
@@ -147,15 +144,20 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
   e->y0 = g->bbox[1];
   e->nx = (PetscInt)ceil((g->bbox[2] - g->bbox[0]) / h) + 1;
   e->ny = (PetscInt)ceil((g->bbox[3] - g->bbox[1]) / h) + 1;
-  PetscCheck((double)e->nx * (double)e->ny < 2e8, comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: %" PetscInt_FMT " x %" PetscInt_FMT " nodes is too many; raise -eikonal_h", (double)h, e->nx, e->ny);
-  PetscCall(PetscMalloc4(e->nx * e->ny, &e->phi, e->nx * e->ny, &e->gx, e->nx * e->ny, &e->gy, e->nx * e->ny, &e->active));
+  PetscCheck((double)e->nx * (double)e->ny < 2e8, comm, PETSC_ERR_USER_INPUT,
+             "-eikonal_h %g: %" PetscInt_FMT " x %" PetscInt_FMT " nodes is too many; raise -eikonal_h", (double)h,
+             e->nx, e->ny);
+  PetscCall(
+    PetscMalloc4(e->nx * e->ny, &e->phi, e->nx * e->ny, &e->gx, e->nx * e->ny, &e->gy, e->nx * e->ny, &e->active));
   for (PetscInt j = 0; j < e->ny; j++)
-    for (PetscInt i = 0; i < e->nx; i++) e->active[j * e->nx + i] = (char)GeometryInside(g, e->x0 + i * h, e->y0 + j * h);
+    for (PetscInt i = 0; i < e->nx; i++)
+      e->active[j * e->nx + i] = (char)GeometryInside(g, e->x0 + i * h, e->y0 + j * h);
   if (wallDist > 0) { /* distance to walls first, then a slower speed near them */
     PetscCall(PetscMalloc1(e->nx * e->ny, &F));
     Seed(e, g->nwall, g->wall, e->phi);
     PetscCall(March(e, NULL, e->phi));
-    for (PetscInt k = 0; k < e->nx * e->ny; k++) F[k] = PetscMax(0.2, PetscMin(1.0, isfinite(e->phi[k]) ? e->phi[k] / wallDist : 1.0));
+    for (PetscInt k = 0; k < e->nx * e->ny; k++)
+      F[k] = PetscMax(0.2, PetscMin(1.0, isfinite(e->phi[k]) ? e->phi[k] / wallDist : 1.0));
   }
   Seed(e, g->nexit, g->exit, e->phi);
   PetscCall(March(e, F, e->phi));
@@ -166,8 +168,10 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
       const PetscInt k = j * e->nx + i;
       e->gx[k] = e->gy[k] = 0;
       if (!e->active[k] || !isfinite(e->phi[k])) continue;
-      const PetscBool w = (PetscBool)(i > 0 && e->active[k - 1] && isfinite(e->phi[k - 1])), ea = (PetscBool)(i + 1 < e->nx && e->active[k + 1] && isfinite(e->phi[k + 1]));
-      const PetscBool s = (PetscBool)(j > 0 && e->active[k - e->nx] && isfinite(e->phi[k - e->nx])), n = (PetscBool)(j + 1 < e->ny && e->active[k + e->nx] && isfinite(e->phi[k + e->nx]));
+      const PetscBool w  = (PetscBool)(i > 0 && e->active[k - 1] && isfinite(e->phi[k - 1])),
+                      ea = (PetscBool)(i + 1 < e->nx && e->active[k + 1] && isfinite(e->phi[k + 1]));
+      const PetscBool s  = (PetscBool)(j > 0 && e->active[k - e->nx] && isfinite(e->phi[k - e->nx])),
+                      n  = (PetscBool)(j + 1 < e->ny && e->active[k + e->nx] && isfinite(e->phi[k + e->nx]));
       if (w && ea) e->gx[k] = (e->phi[k + 1] - e->phi[k - 1]) / (2 * h);
       else if (ea) e->gx[k] = (e->phi[k + 1] - e->phi[k]) / h;
       else if (w) e->gx[k] = (e->phi[k] - e->phi[k - 1]) / h;
@@ -191,12 +195,13 @@ static int Cell(const Eikonal *e, PetscReal x, PetscReal y, PetscInt k[4], doubl
   const double fx = (x - e->x0) / e->h, fy = (y - e->y0) / e->h;
   /* clamped as doubles before the conversion: a NaN (a blow-up, stopped at the next
      rebinning) becomes 0 instead of an undefined conversion                          */
-  const PetscInt i = (PetscInt)PetscMax(0.0, PetscMin((double)(e->nx - 2), floor(fx))), j = (PetscInt)PetscMax(0.0, PetscMin((double)(e->ny - 2), floor(fy)));
-  const double tx = PetscMax(0.0, PetscMin(1.0, fx - i)), ty = PetscMax(0.0, PetscMin(1.0, fy - j));
-  const double ww[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
+  const PetscInt i  = (PetscInt)PetscMax(0.0, PetscMin((double)(e->nx - 2), floor(fx))),
+                 j  = (PetscInt)PetscMax(0.0, PetscMin((double)(e->ny - 2), floor(fy)));
+  const double   tx = PetscMax(0.0, PetscMin(1.0, fx - i)), ty = PetscMax(0.0, PetscMin(1.0, fy - j));
+  const double   ww[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
   const PetscInt kk[4] = {j * e->nx + i, j * e->nx + i + 1, (j + 1) * e->nx + i, (j + 1) * e->nx + i + 1};
-  double         sum = 0;
-  int            m   = 0;
+  double         sum   = 0;
+  int            m     = 0;
   for (int q = 0; q < 4; q++)
     if (e->active[kk[q]] && isfinite(e->phi[kk[q]])) {
       k[m]   = kk[q];
@@ -209,19 +214,19 @@ static int Cell(const Eikonal *e, PetscReal x, PetscReal y, PetscInt k[4], doubl
 
 void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy)
 {
-  PetscInt k[4];
-  double   w[4], gx = 0, gy = 0;
+  PetscInt  k[4];
+  double    w[4], gx = 0, gy = 0;
   const int m = Cell(e, x, y, k, w);
   for (int q = 0; q < m; q++) gx += w[q] * e->gx[k[q]], gy += w[q] * e->gy[k[q]];
   const double n = PetscSqrtReal(gx * gx + gy * gy);
-  *wx = n > 0 ? -gx / n : 0;
-  *wy = n > 0 ? -gy / n : 0;
+  *wx            = n > 0 ? -gx / n : 0;
+  *wy            = n > 0 ? -gy / n : 0;
 }
 
 PetscReal EikonalValue(const Eikonal *e, PetscReal x, PetscReal y)
 {
-  PetscInt k[4];
-  double   w[4], v = 0;
+  PetscInt  k[4];
+  double    w[4], v = 0;
   const int m = Cell(e, x, y, k, w);
   if (!m) return INFINITY;
   for (int q = 0; q < m; q++) v += w[q] * e->phi[k[q]];

@@ -18,13 +18,15 @@
 static char      g_msg[2048], g_cause[2048], g_where[512];
 static PetscBool g_have = PETSC_FALSE, g_collective = PETSC_FALSE;
 
-static PetscErrorCode Handler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+static PetscErrorCode Handler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n,
+                              PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL) {
     int self = 1;
     if (g_have) memcpy(g_cause, g_msg, sizeof(g_msg));
     snprintf(g_msg, sizeof(g_msg), "%s", mess && mess[0] ? mess : "unspecified error");
-    snprintf(g_where, sizeof(g_where), "%s() at %s:%d, PETSc error %d", fun ? fun : "?", file ? file : "?", line, (int)n);
+    snprintf(g_where, sizeof(g_where), "%s() at %s:%d, PETSc error %d", fun ? fun : "?", file ? file : "?", line,
+             (int)n);
     if (comm != MPI_COMM_NULL && comm != MPI_COMM_SELF) {
       int result = MPI_UNEQUAL;
       MPI_Comm_compare(comm, MPI_COMM_SELF, &result);

@@ -41,20 +41,22 @@ static void GeosHandler(const char *fmt, void *ud)
 }
 
 /* Append the segments of a (multi)line geometry to (*seg, *n, *cap); ids optional. */
-static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, PetscReal **seg, PetscInt **ids, PetscInt id, PetscInt *n, PetscInt *cap)
+static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, PetscReal **seg, PetscInt **ids,
+                               PetscInt id, PetscInt *n, PetscInt *cap)
 {
   const int ng = GEOSGetNumGeometries_r(h, geom);
   PetscFunctionBeginUser;
   for (int k = 0; k < ng; k++) {
-    const GEOSGeometry     *line = GEOSGetGeometryN_r(h, geom, k);
-    const int               t    = GEOSGeomTypeId_r(h, line);
+    const GEOSGeometry *line = GEOSGetGeometryN_r(h, geom, k);
+    const int           t    = GEOSGeomTypeId_r(h, line);
     if (t == GEOS_MULTILINESTRING || t == GEOS_GEOMETRYCOLLECTION) {
       PetscCall(AddLines(h, line, seg, ids, id, n, cap));
       continue;
     }
     if (t == GEOS_POLYGON) { /* rings of a polygon */
       PetscCall(AddLines(h, GEOSGetExteriorRing_r(h, line), seg, ids, id, n, cap));
-      for (int r = 0; r < GEOSGetNumInteriorRings_r(h, line); r++) PetscCall(AddLines(h, GEOSGetInteriorRingN_r(h, line, r), seg, ids, id, n, cap));
+      for (int r = 0; r < GEOSGetNumInteriorRings_r(h, line); r++)
+        PetscCall(AddLines(h, GEOSGetInteriorRingN_r(h, line, r), seg, ids, id, n, cap));
       continue;
     }
     const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, line);
@@ -79,13 +81,15 @@ static PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, 
 }
 
 /* The venue of the default evacuation (-scenario evacuation, -geometry builtin:venue). */
-static const char *BuiltinVenue = "# The default job's venue: a hall of 80 m x 50 m with two square pillars (4 m) and four\n"
-                                  "# 2.4 m doors, two in the west wall and two in the east wall.\n"
-                                  "walkable POLYGON ((0 0, 80 0, 80 50, 0 50, 0 0), (25 23, 29 23, 29 27, 25 27, 25 23), (51 23, 55 23, 55 27, 51 27, 51 23))\n"
-                                  "exit LINESTRING (0 11.3, 0 13.7)\n"
-                                  "exit LINESTRING (0 36.3, 0 38.7)\n"
-                                  "exit LINESTRING (80 11.3, 80 13.7)\n"
-                                  "exit LINESTRING (80 36.3, 80 38.7)\n";
+static const char *BuiltinVenue =
+  "# The default job's venue: a hall of 80 m x 50 m with two square pillars (4 m) and four\n"
+  "# 2.4 m doors, two in the west wall and two in the east wall.\n"
+  "walkable POLYGON ((0 0, 80 0, 80 50, 0 50, 0 0), (25 23, 29 23, 29 27, 25 27, 25 23), (51 23, 55 23, 55 27, 51 27, "
+  "51 23))\n"
+  "exit LINESTRING (0 11.3, 0 13.7)\n"
+  "exit LINESTRING (0 36.3, 0 38.7)\n"
+  "exit LINESTRING (80 11.3, 80 13.7)\n"
+  "exit LINESTRING (80 36.3, 80 38.7)\n";
 
 /* GEOS's name of a geometry's type, copied into buf (GEOS's string is freed). */
 static const char *TypeName(GEOSContextHandle_t h, const GEOSGeometry *geom, char *buf, size_t len)
@@ -136,7 +140,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GEOSContext_setErrorMessageHandler_r(h, GeosHandler, &gm);
   rd = GEOSWKTReader_create_r(h);
   { /* line by line: keyword, WKT */
-    char *line = text, *next;
+    char *line   = text, *next;
     int   lineno = 0;
     for (; line && !err[0]; line = next) {
       next = strchr(line, '\n');
@@ -144,9 +148,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       lineno++;
       while (*line == ' ' || *line == '\t') line++;
       if (!*line || *line == '#' || *line == '\r') continue;
-      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4), isSensor = (PetscBool)!strncmp(line, "sensor", 6);
+      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4),
+                      isSensor = (PetscBool)!strncmp(line, "sensor", 6);
       if (!isWalk && !isExit && !isSensor) {
-        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'walkable <WKT polygon>', 'exit <WKT linestring>' or 'sensor <WKT linestring>'", lineno));
+        PetscCall(PetscSNPrintf(
+          err, sizeof(err),
+          "line %d: expected 'walkable <WKT polygon>', 'exit <WKT linestring>' or 'sensor <WKT linestring>'", lineno));
         break;
       }
       if (strcasestr(line, "nan") || strcasestr(line, "inf")) { /* GEOS reads them, and no WKT keyword holds them */
@@ -162,12 +169,18 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       const int t = GEOSGeomTypeId_r(h, geom);
       char      tname[64];
       if (isWalk) {
-        if (walk) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a second 'walkable' line (give one POLYGON or MULTIPOLYGON)", lineno));
-        else if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'walkable' needs a POLYGON or MULTIPOLYGON, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
-        else if (GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is empty", lineno));
+        if (walk)
+          PetscCall(PetscSNPrintf(err, sizeof(err),
+                                  "line %d: a second 'walkable' line (give one POLYGON or MULTIPOLYGON)", lineno));
+        else if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'walkable' needs a POLYGON or MULTIPOLYGON, got %s",
+                                  lineno, TypeName(h, geom, tname, sizeof(tname))));
+        else if (GEOSisEmpty_r(h, geom) == 1)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is empty", lineno));
         else if (GEOSisValid_r(h, geom) != 1) {
           char *why = GEOSisValidReason_r(h, geom);
-          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is not a valid polygon: %s", lineno, why ? why : "?"));
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the walkable area is not a valid polygon: %s", lineno,
+                                  why ? why : "?"));
           GEOSFree_r(h, why);
         } else {
           walk = geom;
@@ -175,16 +188,22 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           PetscCall(PetscStrallocpy(line + 8, &g->walkWKT));
         }
       } else if (isSensor) {
-        if (t != GEOS_LINESTRING || GEOSisEmpty_r(h, geom) == 1) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'sensor' needs a non-empty LINESTRING, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
-        else if (g->nsensors == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 sensors", lineno));
+        if (t != GEOS_LINESTRING || GEOSisEmpty_r(h, geom) == 1)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'sensor' needs a non-empty LINESTRING, got %s", lineno,
+                                  TypeName(h, geom, tname, sizeof(tname))));
+        else if (g->nsensors == 256)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 sensors", lineno));
         else {
           const PetscInt before = g->nsensor;
           PetscCall(AddLines(h, geom, &g->sensor, &g->sensorId, g->nsensors, &g->nsensor, &caps));
-          if (g->nsensor == before) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the sensor has no segment of non-zero length", lineno));
+          if (g->nsensor == before)
+            PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the sensor has no segment of non-zero length", lineno));
           else g->nsensors++;
         }
       } else {
-        if (t != GEOS_LINESTRING) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno, TypeName(h, geom, tname, sizeof(tname))));
+        if (t != GEOS_LINESTRING)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno,
+                                  TypeName(h, geom, tname, sizeof(tname))));
         else if (nex == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 exits", lineno));
         else {
           exits[nex++] = geom;
@@ -195,7 +214,8 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
     }
   }
   if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line"));
-  if (!err[0] && !nex && needExit) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
+  if (!err[0] && !nex && needExit)
+    PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
   if (!err[0]) {
     GEOSGeometry *bnd = GEOSBoundary_r(h, walk), *walls = GEOSGeom_clone_r(h, bnd);
     for (PetscInt e = 0; e < nex && !err[0]; e++) {
@@ -216,7 +236,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
           GEOSDistance_r(h, pt, bnd, &d2);
           GEOSGeom_destroy_r(h, pt);
-          if (d2 > 1e-6) PetscCall(PetscSNPrintf(err, sizeof(err), "exit %" PetscInt_FMT " (the %" PetscInt_FMT "-th 'exit' line): the point (%g, %g) is %g from the boundary of the walkable area; an exit must lie on it", e, e + 1, x, y, d2));
+          if (d2 > 1e-6)
+            PetscCall(PetscSNPrintf(err, sizeof(err),
+                                    "exit %" PetscInt_FMT " (the %" PetscInt_FMT
+                                    "-th 'exit' line): the point (%g, %g) is %g from the boundary of the walkable "
+                                    "area; an exit must lie on it",
+                                    e, e + 1, x, y, d2));
         }
       if (!err[0]) {
         GEOSGeometry *cut = GEOSBuffer_r(h, exits[e], 1e-6, 2), *rest = GEOSDifference_r(h, walls, cut);
@@ -230,7 +255,8 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       double x0, y0, x1, y1, area;
       PetscCall(AddLines(h, walk, &g->ring, NULL, 0, &g->nring, &capr));
       PetscCall(AddLines(h, walls, &g->wall, NULL, 0, &g->nwall, &capw));
-      GEOSGeom_getXMin_r(h, walk, &x0), GEOSGeom_getYMin_r(h, walk, &y0), GEOSGeom_getXMax_r(h, walk, &x1), GEOSGeom_getYMax_r(h, walk, &y1);
+      GEOSGeom_getXMin_r(h, walk, &x0), GEOSGeom_getYMin_r(h, walk, &y0), GEOSGeom_getXMax_r(h, walk, &x1),
+        GEOSGeom_getYMax_r(h, walk, &y1);
       GEOSArea_r(h, walk, &area);
       g->bbox[0] = x0, g->bbox[1] = y0, g->bbox[2] = x1, g->bbox[3] = y1;
       g->area   = area;
@@ -239,7 +265,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       for (PetscInt k = 0; k < g->nwall; k++) { /* which side of the wall is walkable */
         const PetscReal *s = &g->wall[4 * k], dx = s[2] - s[0], dy = s[3] - s[1], l = PetscSqrtReal(dx * dx + dy * dy);
         const PetscReal  nx = -dy / l, ny = dx / l, mx = 0.5 * (s[0] + s[2]), my = 0.5 * (s[1] + s[3]);
-        const PetscBool  left = GeometryInside(g, mx + 1e-6 * nx, my + 1e-6 * ny);
+        const PetscBool  left    = GeometryInside(g, mx + 1e-6 * nx, my + 1e-6 * ny);
         g->wallNormal[2 * k]     = left ? nx : -nx;
         g->wallNormal[2 * k + 1] = left ? ny : -ny;
       }
@@ -285,19 +311,19 @@ PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y)
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy)
 {
   const PetscReal dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
-  PetscReal       t  = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : 0;
-  t                  = t < 0 ? 0 : (t > 1 ? 1 : t);
-  *cx                = s[0] + t * dx;
-  *cy                = s[1] + t * dy;
+  PetscReal       t = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : 0;
+  t                 = t < 0 ? 0 : (t > 1 ? 1 : t);
+  *cx               = s[0] + t * dx;
+  *cy               = s[1] + t * dy;
   return PetscSqrtReal((x - *cx) * (x - *cx) + (y - *cy) * (y - *cy));
 }
 
 PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area)
 {
-  GEOSContextHandle_t h = GEOS_init_r();
-  GEOSWKTReader      *rd = GEOSWKTReader_create_r(h);
+  GEOSContextHandle_t h    = GEOS_init_r();
+  GEOSWKTReader      *rd   = GEOSWKTReader_create_r(h);
   GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *box, *cut;
-  double              a = -1;
+  double              a    = -1;
 
   PetscFunctionBeginUser;
   box = GEOSGeom_createRectangle_r(h, rect[0], rect[1], rect[2], rect[3]);
@@ -327,9 +353,9 @@ PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; all && k < n; k++) {
-    const PetscReal    *q  = &quad[8 * k];
-    GEOSCoordSequence  *cs = GEOSCoordSeq_create_r(h, 5, 2);
-    GEOSGeometry       *ring, *poly, *u;
+    const PetscReal   *q  = &quad[8 * k];
+    GEOSCoordSequence *cs = GEOSCoordSeq_create_r(h, 5, 2);
+    GEOSGeometry      *ring, *poly, *u;
     for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, q[2 * (i % 4)], q[2 * (i % 4) + 1]);
     ring = GEOSGeom_createLinearRing_r(h, cs);
     poly = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;

@@ -51,7 +51,8 @@ PetscErrorCode HaloCreate(const Domain *d, Halo *h)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(h, sizeof(*h)));
-  PetscCall(PetscCalloc4(d->nnbr + 1, &h->scount, d->nnbr + 1, &h->sdispl, d->nnbr + 1, &h->rcount, d->nnbr + 1, &h->rdispl));
+  PetscCall(
+    PetscCalloc4(d->nnbr + 1, &h->scount, d->nnbr + 1, &h->sdispl, d->nnbr + 1, &h->rcount, d->nnbr + 1, &h->rdispl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -121,9 +122,8 @@ static void SendRegion(const Domain *d, const PetscInt dir[2], PetscInt lo[2], P
 
 PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
 {
-  const PetscInt w = ParticlesRecordWords(p, FIELD_GHOSTED);
+  const PetscInt w  = ParticlesRecordWords(p, FIELD_GHOSTED);
   PetscInt       ns = 0, nr = 0, wx = 0;
-
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
@@ -165,7 +165,8 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     nr += h->rcount[k];
   }
   PetscCall(ReserveLists(h, ns, nr, w));
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticlesWordsType(w), h->rrec, h->rcount, h->rdispl, ParticlesWordsType(w), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->srec, h->scount, h->sdispl, ParticlesWordsType(w), h->rrec, h->rcount,
+                                      h->rdispl, ParticlesWordsType(w), d->nbr));
   Traffic(h, d->nnbr, h->scount, h->nsend, 8 * (size_t)w);
   h->nrecv = nr;
 
@@ -188,7 +189,8 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
     h->sbuf[2 * e]     = p->x[h->sendIdx[e]];
     h->sbuf[2 * e + 1] = p->y[h->sendIdx[e]];
   }
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl, PairType(), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl,
+                                      PairType(), d->nbr));
   Traffic(h, d->nnbr, h->scount, h->nsend, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nrecv; e++) {
     p->x[h->recvIdx[e]] = h->ref[2 * e];
@@ -223,7 +225,8 @@ PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
       h->rbuf[2 * e + 1] = p->y[g];
     }
   }
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->rbuf, h->rcount, h->rdispl, PairType(), h->sbuf, h->scount, h->sdispl, PairType(), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->rbuf, h->rcount, h->rdispl, PairType(), h->sbuf, h->scount, h->sdispl,
+                                      PairType(), d->nbr));
   Traffic(h, d->nnbr, h->rcount, h->nrecv, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nsend; e++) {
     if (h->sbuf[2 * e] != h->sbuf[2 * e]) continue; /* NaN: untouched */

@@ -9,7 +9,8 @@
 #include <throng/idorder.h>
 #include <stdlib.h>
 
-PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest, void **out, PetscInt *nout)
+PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest,
+                            void **out, PetscInt *nout)
 {
   PetscMPIInt  size, rank, *sc, *sd, *rc, *rd, *fill;
   char        *sbuf, *rbuf = NULL;
@@ -56,7 +57,8 @@ PetscErrorCode IoRecsCreate(const Particles *p, unsigned mask, PetscInt n, IoRec
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCheck(p->field[PF_ID].flags & mask, PETSC_COMM_SELF, PETSC_ERR_PLIB, "records without the id");
   r->mask = mask;
-  for (PetscInt k = 0; k < PARTICLES_MAX_FIELDS; k++) r->word[k] = k < p->nfield && (p->field[k].flags & mask) ? r->words++ : -1;
+  for (PetscInt k = 0; k < PARTICLES_MAX_FIELDS; k++)
+    r->word[k] = k < p->nfield && (p->field[k].flags & mask) ? r->words++ : -1;
   PetscCall(PetscMalloc1((size_t)r->words * n + 1, &r->rec));
   r->n = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -91,7 +93,8 @@ static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt si
    final place, the others are packed by destination, exchanged with one
    MPI_Alltoallv and then placed.  When the block has no id gaps (the usual case) a
    record's place is id - lo and no sort is needed; otherwise the block is sorted.    */
-PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset, PetscInt64 *total)
+PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset,
+                             PetscInt64 *total)
 {
   PetscMPIInt  size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
   PetscInt64   M = 0, nin = 0, nself = 0, lo, hi, c;

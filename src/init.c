@@ -61,7 +61,7 @@ PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */
 static int ParseLine(char *line, double v[3], int *nv)
 {
-  char *s = line, *end;
+  char *s    = line, *end;
   char *hash = strchr(line, '#');
   if (hash) *hash = 0;
   *nv = 0;
@@ -69,8 +69,8 @@ static int ParseLine(char *line, double v[3], int *nv)
     while (*s == ' ' || *s == '\t' || *s == ',' || *s == '\r' || *s == '\n') s++;
     if (!*s) break;
     if (*nv == 3) return -1;
-    errno      = 0;
-    v[*nv]     = strtod(s, &end);
+    errno  = 0;
+    v[*nv] = strtod(s, &end);
     if (end == s || errno == ERANGE || !isfinite(v[*nv])) return -1;
     (*nv)++;
     s = end;
@@ -104,7 +104,8 @@ PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count,
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
   PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "cannot open -init_file '%s'", path);
   PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT64, 0, comm));
-  PetscCheck(!bad, comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": expected 'x y' or 'x y r' (finite numbers)", path, bad);
+  PetscCheck(!bad, comm, PETSC_ERR_USER_INPUT,
+             "-init_file '%s', line %" PetscInt64_FMT ": expected 'x y' or 'x y r' (finite numbers)", path, bad);
   PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT64, 0, comm));
   PetscCallMPI(MPI_Bcast(&rm, 1, MPIU_REAL, 0, comm));
   *count = n;
@@ -116,8 +117,8 @@ static PetscErrorCode InitFromFile(const Params *prm, const Domain *d, Particles
 {
   const PetscInt chunk = 1 << 16;
   ParticleRec   *recs;
-  FILE          *f   = NULL;
-  PetscInt64     id  = 0, ln = 0, badLine = 0;
+  FILE          *f  = NULL;
+  PetscInt64     id = 0, ln = 0, badLine = 0;
   PetscMPIInt    rank;
   int            more = 1;
   char           line[1024];
@@ -152,8 +153,10 @@ static PetscErrorCode InitFromFile(const Params *prm, const Domain *d, Particles
     }
     PetscCallMPI(MPI_Bcast(&more, 1, MPI_INT, 0, d->comm));
     PetscCallMPI(MPI_Bcast(&badLine, 1, MPIU_INT64, 0, d->comm));
-    PetscCheck(badLine <= 0, d->comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": the radius must be > 0", prm->initFile, badLine);
-    PetscCheck(badLine == 0, d->comm, PETSC_ERR_USER_INPUT, "-init_file '%s', line %" PetscInt64_FMT ": the disk is outside the box", prm->initFile, -badLine);
+    PetscCheck(badLine <= 0, d->comm, PETSC_ERR_USER_INPUT,
+               "-init_file '%s', line %" PetscInt64_FMT ": the radius must be > 0", prm->initFile, badLine);
+    PetscCheck(badLine == 0, d->comm, PETSC_ERR_USER_INPUT,
+               "-init_file '%s', line %" PetscInt64_FMT ": the disk is outside the box", prm->initFile, -badLine);
     PetscCall(RouteToOwners(d, m, recs, p));
   }
   if (f) fclose(f);
@@ -168,26 +171,32 @@ typedef struct {
   PetscInt64 perRow, rows, *prefix; /* prefix[r]: accepted sites in rows < r */
 } Sites;
 
-static void SiteXY(const PetscReal *R, PetscInt64 row, PetscInt64 col, PetscReal a_, PetscReal dy, PetscReal m0, PetscReal *x, PetscReal *y)
+static void SiteXY(const PetscReal *R, PetscInt64 row, PetscInt64 col, PetscReal a_, PetscReal dy, PetscReal m0,
+                   PetscReal *x, PetscReal *y)
 {
   *x = R[0] + m0 + (PetscReal)col * a_ + ((row & 1) ? a_ / 2 : 0);
   *y = R[1] + m0 + (PetscReal)row * dy;
 }
 
 /* The N disks with ids first, first + 1, ... in region R (a group); appended to p. */
-static PetscErrorCode InitGroup(const Params *prm, const char *what, const PetscReal *R, PetscInt64 first, PetscInt64 N, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
+static PetscErrorCode InitGroup(const Params *prm, const char *what, const PetscReal *R, PetscInt64 first, PetscInt64 N,
+                                const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
 {
   const PetscInt64 start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
   const PetscReal  rmax = InitRadiusMax(prm), w = R[2] - R[0], hgt = R[3] - R[1];
   const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
   const PetscReal  a_ = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a_ * PetscSqrtReal(3.0) / 2;
   /* jitter radius; the lattice is inset by it so jittered disks stay inside the region */
-  const PetscReal  J = prm->init == INIT_JITTER ? 0.5 * (a_ - 2 * rmax) * (1 - 1e-9) : 0, m0 = rmax + J;
-  PetscInt64       perRow = 1;
+  const PetscReal J = prm->init == INIT_JITTER ? 0.5 * (a_ - 2 * rmax) * (1 - 1e-9) : 0, m0 = rmax + J;
+  PetscInt64      perRow = 1;
 
   PetscFunctionBeginUser;
-  PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm, PETSC_ERR_USER_INPUT, "%s [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", what, (double)R[0], (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]);
-  PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT, "%s is narrower than one disk (diameter %g)", what, (double)(2 * rmax));
+  PetscCheck(R[0] >= d->lo[0] && R[1] >= d->lo[1] && R[2] <= d->hi[0] && R[3] <= d->hi[1], d->comm,
+             PETSC_ERR_USER_INPUT, "%s [%g,%g]x[%g,%g] is not inside the box [%g,%g]x[%g,%g]", what, (double)R[0],
+             (double)R[2], (double)R[1], (double)R[3], (double)d->lo[0], (double)d->hi[0], (double)d->lo[1],
+             (double)d->hi[1]);
+  PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT,
+             "%s is narrower than one disk (diameter %g)", what, (double)(2 * rmax));
   Sites S = {0, 0, NULL};
   if (prm->init != INIT_UNIFORM && N > 0 && ok) { /* only the sites the filter accepts */
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
@@ -205,16 +214,23 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
       }
       S.prefix[r + 1] = S.prefix[r] + c;
     }
-    PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT, "%s holds only %" PetscInt64_FMT " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT " agents: lower -n or -init_phi, or enlarge the region", what, S.prefix[S.rows], (double)prm->phi, N);
+    PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT,
+               "%s holds only %" PetscInt64_FMT
+               " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT
+               " agents: lower -n or -init_phi, or enlarge the region",
+               what, S.prefix[S.rows], (double)prm->phi, N);
   } else if (prm->init != INIT_UNIFORM && N > 0) {
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
     if (perRow < 1) perRow = 1;
     const PetscInt64 rows = (N + perRow - 1) / perRow;
-    PetscCheck(R[1] + m0 + (PetscReal)(rows - 1) * dy + m0 <= R[3] + 1e-12 * PetscAbsReal(R[3]) + 1e-12, d->comm, PETSC_ERR_USER_INPUT,
-               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT " rows of %" PetscInt64_FMT ", %g high, but %s is %g high: lower -n or -init_phi, or enlarge the region", N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), what, (double)hgt);
+    PetscCheck(R[1] + m0 + (PetscReal)(rows - 1) * dy + m0 <= R[3] + 1e-12 * PetscAbsReal(R[3]) + 1e-12, d->comm,
+               PETSC_ERR_USER_INPUT,
+               "%" PetscInt64_FMT " disks on a hexagonal lattice at packing fraction %g need %" PetscInt64_FMT
+               " rows of %" PetscInt64_FMT ", %g high, but %s is %g high: lower -n or -init_phi, or enlarge the region",
+               N, (double)prm->phi, rows, perRow, (double)((rows - 1) * dy + 2 * m0), what, (double)hgt);
   }
   /* Create and route in chunks, so the set-up needs O(chunk) extra memory, not O(N). */
-  const PetscInt64 chunk = 1 << 16;
+  const PetscInt64 chunk  = 1 << 16;
   PetscInt64       rounds = (end - start + chunk - 1) / chunk;
   ParticleRec     *recs;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPIU_INT64, MPI_MAX, d->comm));

@@ -91,10 +91,10 @@ PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dx
 
 PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj)
 {
-  char        *opts, petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING], hdf5[64];
-  int          len;
-  unsigned     maj, min, rel;
-  PetscMPIInt  size;
+  char       *opts, petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING], hdf5[64];
+  int         len;
+  unsigned    maj, min, rel;
+  PetscMPIInt size;
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetAll(NULL, &opts));
   PetscCall(IoWriteStringAttr(comm, obj, "options", opts));
@@ -115,11 +115,13 @@ PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj)
 }
 
 /* An extendible series: value[frame][row](x2), chunked, with a fill value. */
-static PetscErrorCode CreateValue(MPI_Comm comm, hid_t grp, int ncomp, hid_t type, const void *fill, hsize_t chunkRows, hid_t *ds)
+static PetscErrorCode CreateValue(MPI_Comm comm, hid_t grp, int ncomp, hid_t type, const void *fill, hsize_t chunkRows,
+                                  hid_t *ds)
 {
-  const int rank = ncomp > 1 ? 3 : 2;
-  hsize_t   dims[3] = {0, 0, (hsize_t)ncomp}, maxd[3] = {H5S_UNLIMITED, H5S_UNLIMITED, (hsize_t)ncomp}, chunk[3] = {1, chunkRows, (hsize_t)ncomp};
-  hid_t     sp, dcpl;
+  const int rank    = ncomp > 1 ? 3 : 2;
+  hsize_t   dims[3] = {0, 0, (hsize_t)ncomp}, maxd[3] = {H5S_UNLIMITED, H5S_UNLIMITED, (hsize_t)ncomp},
+          chunk[3] = {1, chunkRows, (hsize_t)ncomp};
+  hid_t sp, dcpl;
   PetscFunctionBeginUser;
   PetscCallHDF5(comm, sp = H5Screate_simple(rank, dims, maxd));
   PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
@@ -168,20 +170,36 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
   for (PetscInt k = 0; k < w->flushed; k++) {
     const long long n = (long long)w->fcount[k], F = (long long)w->flushed, M = (long long)w->nmax;
     if (n == 0) continue;
-    fprintf(f, "   <Grid Name=\"step %d\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", (int)w->fstep[k], (double)w->ftime[k]);
+    fprintf(f, "   <Grid Name=\"step %d\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", (int)w->fstep[k],
+            (double)w->ftime[k]);
     fprintf(f, "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\"/>\n", n);
     fprintf(f, "    <Geometry GeometryType=\"XY\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n", n);
     fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 0 1 1 1 1 %lld 2</DataItem>\n", (int)k, n);
-    fprintf(f, "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/position/value</DataItem>\n     </DataItem>\n    </Geometry>\n", F, M, w->h5base);
+    fprintf(f,
+            "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" "
+            "Format=\"HDF\">%s:/particles/disks/position/value</DataItem>\n     </DataItem>\n    </Geometry>\n",
+            F, M, w->h5base);
     const char *names[2] = {"radius", "id"}, *types[2] = {"Float", "Int"};
     for (int a = 0; a < 2; a++) {
-      fprintf(f, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n", names[a], n);
+      fprintf(f,
+              "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n     <DataItem "
+              "ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n",
+              names[a], n);
       fprintf(f, "      <DataItem Dimensions=\"3 2\" Format=\"XML\">%d 0 1 1 1 %lld</DataItem>\n", (int)k, n);
-      fprintf(f, "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"%s\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n    </Attribute>\n", F, M, types[a], w->h5base, names[a]);
+      fprintf(f,
+              "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"%s\" Precision=\"8\" "
+              "Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n    </Attribute>\n",
+              F, M, types[a], w->h5base, names[a]);
     }
-    fprintf(f, "    <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n", n);
+    fprintf(f,
+            "    <Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n     <DataItem "
+            "ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n",
+            n);
     fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 0 1 1 1 1 %lld 2</DataItem>\n", (int)k, n);
-    fprintf(f, "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/particles/disks/velocity/value</DataItem>\n     </DataItem>\n    </Attribute>\n", F, M, w->h5base);
+    fprintf(f,
+            "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" "
+            "Format=\"HDF\">%s:/particles/disks/velocity/value</DataItem>\n     </DataItem>\n    </Attribute>\n",
+            F, M, w->h5base);
     fprintf(f, "   </Grid>\n");
   }
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
@@ -217,16 +235,18 @@ static PetscErrorCode OpenFile(MPI_Comm comm, const char *path, PetscBool create
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
   *file = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5Fopen(path, H5F_ACC_RDWR, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
-  PetscCheck(*file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)", create ? "create" : "open", path);
+  PetscCheck(*file >= 0, comm, PETSC_ERR_FILE_OPEN,
+             "cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)",
+             create ? "create" : "open", path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w)
 {
-  const double nanv = NAN;
+  const double    nanv   = NAN;
   const long long negone = -1;
-  hid_t        g, gp;
-  const char  *slash;
+  hid_t           g, gp;
+  const char     *slash;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(w, sizeof(*w)));
@@ -303,17 +323,18 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, H5Gclose(gp));
   }
   {
-    hid_t           parts, disks, box, sub;
-    const int       dim = 2;
-    const double    edges[2] = {s->dom.hi[0] - s->dom.lo[0], s->dom.hi[1] - s->dom.lo[1]};
-    const hsize_t   chunkRows = (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 22)); /* a frame is one chunk up to 4M disks */
+    hid_t         parts, disks, box, sub;
+    const int     dim      = 2;
+    const double  edges[2] = {s->dom.hi[0] - s->dom.lo[0], s->dom.hi[1] - s->dom.lo[1]};
+    const hsize_t chunkRows =
+      (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 22)); /* a frame is one chunk up to 4M disks */
     PetscCallHDF5(comm, parts = H5Gcreate2(w->file, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, disks = H5Gcreate2(parts, "disks", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, box = H5Gcreate2(disks, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCall(IoWriteAttr(comm, box, "dimension", H5T_NATIVE_INT, 0, &dim));
     {
-      hid_t t, sp, a;
-      hsize_t two = 2;
+      hid_t      t, sp, a;
+      hsize_t    two       = 2;
       const char bnd[2][5] = {"none", "none"};
       PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
       PetscCallHDF5(comm, H5Tset_size(t, 5));
@@ -344,9 +365,13 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     for (int k = 0; k < 3; k++) {
       PetscCallHDF5(comm, sub = H5Gcreate2(disks, other[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       if (k == 2) PetscCall(CreateValue(comm, sub, 2, H5T_NATIVE_DOUBLE, &nanv, chunkRows, &w->vel));
-      else PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
-      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
-      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
+      else
+        PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
+                              k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
+      PetscCallHDF5(comm,
+                    H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm,
+                    H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm, H5Gclose(sub));
     }
     PetscCallHDF5(comm, H5Gclose(disks));
@@ -354,15 +379,18 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, g = H5Gcreate2(w->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, sub = H5Gcreate2(g, "particle_number", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCall(CreateSeries1(comm, sub, "value", H5T_NATIVE_LLONG, &w->count));
-    PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
-    PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm,
+                  H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
+    PetscCallHDF5(comm,
+                  H5Lcreate_hard(w->file, "/particles/disks/position/time", sub, "time", H5P_DEFAULT, H5P_DEFAULT));
     PetscCallHDF5(comm, H5Gclose(sub));
     PetscCallHDF5(comm, H5Gclose(g));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start, const hsize_t *cnt, const void *buf)
+PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start,
+                                const hsize_t *cnt, const void *buf)
 {
   hid_t   fs, ms;
   hsize_t nelem = 1, zero = 0;
@@ -375,7 +403,9 @@ PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
      chunks element by element, which costs more than the write itself.  A rank with
      nothing to write selects nothing and still takes part in the collective call.
      The ranks take different branches: each reports one status (PetscCallHDF5 agrees). */
-  if (nelem) e = (ms = H5Screate_simple(ndim, cnt, NULL)) < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
+  if (nelem)
+    e = (ms = H5Screate_simple(ndim, cnt, NULL)) < 0 ? -1
+                                                     : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
   else e = (ms = H5Screate_simple(1, &zero, NULL)) < 0 || H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
   PetscCallHDF5(comm, e);
   PetscCallHDF5Agree(comm, H5Dwrite(ds, memtype, ms, fs, dxpl, buf), "writing a dataset");
@@ -386,7 +416,8 @@ PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
 }
 
 /* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
-static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f, PetscInt64 offset, PetscInt count, const void *buf)
+static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f,
+                                PetscInt64 offset, PetscInt count, const void *buf)
 {
   const hsize_t start[3] = {f, (hsize_t)offset, 0}, cnt[3] = {1, (hsize_t)count, (hsize_t)ncomp};
   PetscFunctionBeginUser;
@@ -442,9 +473,10 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(IdOrderGather(comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
-  PetscCheck(kv < 0 || (recs.word[kv] >= 0 && recs.word[kv + 1] >= 0), comm, PETSC_ERR_PLIB, "the velocity fields vx, vy must be consecutive snapshot fields");
+  PetscCheck(kv < 0 || (recs.word[kv] >= 0 && recs.word[kv + 1] >= 0), comm, PETSC_ERR_PLIB,
+             "the velocity fields vx, vy must be consecutive snapshot fields");
   const PetscInt64 oldmax = w->nmax;
-  w->nmax = PetscMax(w->nmax, total);
+  w->nmax                 = PetscMax(w->nmax, total);
   PetscCall(Extend(comm, w->pos, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->rad, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
@@ -457,7 +489,8 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     long long     *ids;
     PetscCall(PetscMalloc1(2 * count + 2, &buf));
     ids = (long long *)buf;
-    for (PetscInt i = 0; i < count; i++) buf[2 * i] = IoRecsReal(&recs, i, PF_X), buf[2 * i + 1] = IoRecsReal(&recs, i, PF_Y);
+    for (PetscInt i = 0; i < count; i++)
+      buf[2 * i] = IoRecsReal(&recs, i, PF_X), buf[2 * i + 1] = IoRecsReal(&recs, i, PF_Y);
     PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
     /* the velocity: the solver's own, or (x_k - x_{k-1}) / h from the state one step
        earlier, which is in the same id blocks, also sorted: merge by id             */
@@ -483,17 +516,17 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   }
   PetscCall(IoRecsDestroy(&recs));
   PetscCall(IoRecsDestroy(&w->prev));
-  PetscCall(FillRows(w, 0, f, oldmax, w->nmax)); /* earlier frames' new rows (N grew)    */
+  PetscCall(FillRows(w, 0, f, oldmax, w->nmax));    /* earlier frames' new rows (N grew)    */
   PetscCall(FillRows(w, f, f + 1, total, w->nmax)); /* this frame's rows beyond its disks */
   { /* step, time, count: one element, written by rank 0 within a collective call */
     const int       st = (int)s->step;
     const double    tm = (double)s->time;
     const long long nn = (long long)total;
     hsize_t         n1 = f + 1, one = 1;
-    hid_t           series[3] = {w->step, w->time, w->count}, types[3] = {H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, H5T_NATIVE_LLONG};
-    const void     *vals[3] = {&st, &tm, &nn};
+    hid_t series[3] = {w->step, w->time, w->count}, types[3] = {H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, H5T_NATIVE_LLONG};
+    const void *vals[3] = {&st, &tm, &nn};
     for (int k = 0; k < 3; k++) {
-      hid_t fs, ms;
+      hid_t  fs, ms;
       herr_t e;
       PetscCallHDF5(comm, H5Dset_extent(series[k], &n1));
       PetscCallHDF5(comm, fs = H5Dget_space(series[k]));
@@ -504,7 +537,9 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
       {
         int bad = e < 0;
         PetscCall(IoAgree(comm, &bad));
-        PetscCheck(!bad, comm, PETSC_ERR_LIB, "HDF5: cannot select the element of frame %d in a time series (step, time, count) of '%s'", (int)f, w->h5);
+        PetscCheck(!bad, comm, PETSC_ERR_LIB,
+                   "HDF5: cannot select the element of frame %d in a time series (step, time, count) of '%s'", (int)f,
+                   w->h5);
       }
       PetscCallHDF5Agree(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]), "writing a time series");
       PetscCallHDF5(comm, H5Sclose(ms));

@@ -22,7 +22,8 @@ PetscErrorCode MigratorCreate(const Domain *d, Migrator *m)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(m, sizeof(*m)));
-  PetscCall(PetscCalloc4(d->nnbr + 1, &m->scount, d->nnbr + 1, &m->sdispl, d->nnbr + 1, &m->rcount, d->nnbr + 1, &m->rdispl));
+  PetscCall(
+    PetscCalloc4(d->nnbr + 1, &m->scount, d->nnbr + 1, &m->sdispl, d->nnbr + 1, &m->rcount, d->nnbr + 1, &m->rdispl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -51,7 +52,7 @@ static PetscErrorCode ReserveRecs(uint64_t **buf, PetscInt *cap, PetscInt m, Pet
 
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
 {
-  const PetscInt w = ParticlesRecordWords(p, FIELD_MIGRATES);
+  const PetscInt w    = ParticlesRecordWords(p, FIELD_MIGRATES);
   PetscInt       nout = 0, nin = 0, keep = 0;
   int            bad[2] = {0, 0}; /* a disk jumped too far; a position is not finite */
 
@@ -73,8 +74,9 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     }
     DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
     if (cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1]) continue;
-    const PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0], dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
-    PetscMPIInt    k;
+    const PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0],
+                   dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
+    PetscMPIInt k;
     for (k = 0; k < d->nnbr; k++)
       if (d->nbrDir[k][0] == dx && d->nbrDir[k][1] == dy) break;
     if (k == d->nnbr) {
@@ -86,8 +88,12 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     nout++;
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 2, MPI_INT, MPI_MAX, d->comm));
-  PetscCheck(!bad[1], d->comm, PETSC_ERR_FP, "a disk position is no longer a finite number: the time step -dt is far too large for the driver, or the driver diverges");
-  PetscCheck(!bad[0], d->comm, PETSC_ERR_USER_INPUT, "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too large for the cells (or the driver too strong)");
+  PetscCheck(!bad[1], d->comm, PETSC_ERR_FP,
+             "a disk position is no longer a finite number: the time step -dt is far too large for the driver, or the "
+             "driver diverges");
+  PetscCheck(!bad[0], d->comm, PETSC_ERR_USER_INPUT,
+             "a disk moved further than a neighbouring rank's block between two binnings: the time step -dt is far too "
+             "large for the cells (or the driver too strong)");
   PetscCall(ReserveRecs(&m->sbuf, &m->capS, nout, w));
   for (PetscMPIInt k = 0, o = 0; k < d->nnbr; k++) {
     m->sdispl[k] = o;
@@ -112,7 +118,8 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
     nin += m->rcount[k];
   }
   PetscCall(ReserveRecs(&m->rbuf, &m->capR, nin, w));
-  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, ParticlesWordsType(w), m->rbuf, m->rcount, m->rdispl, ParticlesWordsType(w), d->nbr));
+  PetscCallMPI(MPI_Neighbor_alltoallv(m->sbuf, m->scount, m->sdispl, ParticlesWordsType(w), m->rbuf, m->rcount,
+                                      m->rdispl, ParticlesWordsType(w), d->nbr));
   PetscCall(ParticlesAppendPacked(p, FIELD_MIGRATES, nin, m->rbuf));
   m->moved += nout;
   PetscCall(PetscLogEventEnd(THRONG_EV.migrate, 0, 0, 0, 0));

@@ -33,7 +33,8 @@ PetscErrorCode SimModulesSetUp(Sim *s)
     PetscCall(modules[k].create(&s->prm, &m, &on));
     if (!on) continue;
     PetscCheck(s->nmod < SIM_MAX_MODULES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d modules", SIM_MAX_MODULES);
-    PetscCheck(m.name && !strcmp(m.name, modules[k].name), PETSC_COMM_SELF, PETSC_ERR_PLIB, "module '%s' registered under another name", modules[k].name);
+    PetscCheck(m.name && !strcmp(m.name, modules[k].name), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "module '%s' registered under another name", modules[k].name);
     s->mod[s->nmod++] = m;
     if (m.setUp) PetscCall(m.setUp(s, m.ctx)); /* registered first: it may look itself up */
   }

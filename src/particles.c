@@ -86,7 +86,8 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   PetscFunctionBeginUser;
   if (cap <= p->cap) PetscFunctionReturn(PETSC_SUCCESS);
   cap = PetscMax(cap, p->cap + p->cap / 2);
-  for (PetscInt k = 0; k < p->nfield; k++) PetscCall(Grow(&p->field[k].data, p->field[k].flags & FIELD_OWNED ? p->n : p->n + p->ng, cap));
+  for (PetscInt k = 0; k < p->nfield; k++)
+    PetscCall(Grow(&p->field[k].data, p->field[k].flags & FIELD_OWNED ? p->n : p->n + p->ng, cap));
   PetscCall(Grow(&p->scratch, 0, cap));
   p->cap = cap;
   SyncAliases(p);
@@ -98,10 +99,14 @@ PetscErrorCode ParticlesRegisterField(Particles *p, const char *name, FieldType 
   Field *f;
 
   PetscFunctionBeginUser;
-  PetscCheck(ParticlesFindField(p, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "per-disk field '%s' is registered twice", name);
-  PetscCheck(p->nfield < PARTICLES_MAX_FIELDS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d per-disk fields", PARTICLES_MAX_FIELDS);
-  PetscCheck(strlen(name) < sizeof(f->name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "per-disk field name '%s' is too long", name);
-  PetscCheck(!(flags & FIELD_OWNED) || !(flags & FIELD_GHOSTED), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "per-disk field '%s' cannot be both owned-only and ghosted", name);
+  PetscCheck(ParticlesFindField(p, name) < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "per-disk field '%s' is registered twice", name);
+  PetscCheck(p->nfield < PARTICLES_MAX_FIELDS, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d per-disk fields",
+             PARTICLES_MAX_FIELDS);
+  PetscCheck(strlen(name) < sizeof(f->name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "per-disk field name '%s' is too long", name);
+  PetscCheck(!(flags & FIELD_OWNED) || !(flags & FIELD_GHOSTED), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+             "per-disk field '%s' cannot be both owned-only and ghosted", name);
   f = &p->field[p->nfield];
   PetscCall(PetscStrncpy(f->name, name, sizeof(f->name)));
   f->type  = type;
@@ -170,12 +175,14 @@ PetscErrorCode ParticlesAppend(Particles *p, PetscInt count, const ParticleRec *
 void ParticlesCopy(Particles *p, PetscInt dst, PetscInt src, PetscBool owned)
 {
   for (PetscInt k = 0; k < p->nfield; k++)
-    if (owned || !(p->field[k].flags & FIELD_OWNED)) memcpy((char *)p->field[k].data + 8 * (size_t)dst, (const char *)p->field[k].data + 8 * (size_t)src, 8);
+    if (owned || !(p->field[k].flags & FIELD_OWNED))
+      memcpy((char *)p->field[k].data + 8 * (size_t)dst, (const char *)p->field[k].data + 8 * (size_t)src, 8);
 }
 
 /* Gather entries [offset, offset + m): new entry k is old entry offset + src[k].
    The scratch array makes this allocation-free. */
-PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned, PetscBool withBin)
+PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned,
+                               PetscBool withBin)
 {
   uint64_t *tmp = (uint64_t *)p->scratch;
   PetscFunctionBeginUser;

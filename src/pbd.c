@@ -41,18 +41,21 @@
 #include <throng/pbd.h>
 #include <throng/project.h>
 
-static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x, PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id, const Walls *wl, const char *wallMask)
+static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x,
+                             PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id,
+                             const Walls *wl, const char *wallMask)
 {
   const PetscInt b = c->beg[k], e = c->end[k];
   if (b == e) return;
   if (wallMask[k])
     for (PetscInt i = b; i < e; i++) {
       for (PetscInt w = 0; w < wl->n; w++) ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
-      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
+      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++)
+        ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
     }
   for (PetscInt i = b; i < e; i++) {
     PetscReal        xi = x[i], yi = y[i];
-    const PetscReal  ri = r[i];
+    const PetscReal  ri  = r[i];
     const PetscInt64 idi = id[i];
     for (PetscInt j = i + 1; j < e; j++) ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]);
     for (int f = 0; f < 4; f++) {
@@ -69,10 +72,11 @@ static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, 
    rows of one parity are independent of each other: we run two of them at once, cell by
    cell, which gives the processor two independent Gauss-Seidel chains to overlap.  The
    result is that of sweeping those rows one after the other.                          */
-static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, const char *wallMask, PetscInt tx, PetscInt ty)
+static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls *wl, const char *wallMask, PetscInt tx,
+                      PetscInt ty)
 {
-  const PetscInt   L = d->ln[0];
-  PetscInt         fwd[4];
+  const PetscInt L = d->ln[0];
+  PetscInt       fwd[4];
   DomainForwardOffsets(L, fwd);
   const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
   const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
@@ -100,7 +104,8 @@ PetscErrorCode PBDSweep(Sim *s)
     PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
     PetscCall(PetscTime(&b0));
     for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
-      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
+      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2)
+        SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
     PetscCall(PetscTime(&b1));
     s->busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
@@ -191,14 +196,17 @@ static PetscErrorCode PNGSStep(Sim *s)
     m[0] = m[1] = m[2] = 0;
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal dx = p->x[i] - p->xb[i], dy = p->y[i] - p->yb[i];
-      m[0] = PetscMax(m[0], PetscMax(PetscAbsReal(p->x[i] - st->save[2 * i]), PetscAbsReal(p->y[i] - st->save[2 * i + 1])));
+      m[0] =
+        PetscMax(m[0], PetscMax(PetscAbsReal(p->x[i] - st->save[2 * i]), PetscAbsReal(p->y[i] - st->save[2 * i + 1])));
       m[1] = PetscMax(m[1], PetscMax(PetscAbsReal(p->x[i]), PetscAbsReal(p->y[i])));
       m[2] = MaxKeepNaN(m[2], dx * dx + dy * dy);
     }
     m[2] = NaNAsInf(m[2]); /* rebin below, where Migrate stops the run */
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
     s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[2]));
-    if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt && !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin)))) PetscCall(SimRebin(s));
+    if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt &&
+                                     !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin))))
+      PetscCall(SimRebin(s));
   } while (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt);
   st->iterations += it;
   st->lastIts      = it;
@@ -211,7 +219,7 @@ static PetscErrorCode PNGSStep(Sim *s)
 
 PetscErrorCode PBDSettle(Sim *s)
 {
-  Particles *p = &s->P;
+  Particles *p    = &s->P;
   PetscReal  m[2] = {0, s->control};
 
   PetscFunctionBeginUser;
@@ -262,21 +270,24 @@ PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsw
 static PetscErrorCode PNGSView(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "throng: solver=pngs rtol=%g atol=%g max_it=%" PetscInt_FMT "\n", (double)p->rtol, (double)p->atol, p->maxIt));
+  PetscCall(PetscPrintf(comm, "throng: solver=pngs rtol=%g atol=%g max_it=%" PetscInt_FMT "\n", (double)p->rtol,
+                        (double)p->atol, p->maxIt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PNGSMonitor(Sim *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " sweeps %" PetscInt_FMT " change %.3e\n", s->step, s->sol.lastIts, (double)s->sol.lastResidual));
+  PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " sweeps %" PetscInt_FMT " change %.3e\n", s->step,
+                        s->sol.lastIts, (double)s->sol.lastResidual));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PNGSReport(Sim *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(s->dom.comm, "  max_change %.3e  unconverged %" PetscInt_FMT, (double)s->sol.maxResidual, s->sol.unconverged));
+  PetscCall(PetscPrintf(s->dom.comm, "  max_change %.3e  unconverged %" PetscInt_FMT, (double)s->sol.maxResidual,
+                        s->sol.unconverged));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

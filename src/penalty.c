@@ -31,13 +31,13 @@
 
 static PetscErrorCode PenaltyStep(Sim *s)
 {
-  Particles      *p = &s->P;
-  const Domain   *d = &s->dom;
-  const Cells    *c = &s->cells;
-  const Walls    *wl = &s->walls;
-  SolverStats    *st = &s->sol;
-  const PetscInt  L = d->ln[0];
-  const PetscReal hg = s->prm.dt * s->prm.penalty;
+  Particles      *p     = &s->P;
+  const Domain   *d     = &s->dom;
+  const Cells    *c     = &s->cells;
+  const Walls    *wl    = &s->walls;
+  SolverStats    *st    = &s->sol;
+  const PetscInt  L     = d->ln[0];
+  const PetscReal hg    = s->prm.dt * s->prm.penalty;
   PetscInt64      evals = 0;
   PetscReal       d2[2];
 
@@ -98,7 +98,8 @@ static PetscErrorCode PenaltyStep(Sim *s)
 static PetscErrorCode PenaltyCheck(MPI_Comm comm, Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT, "-penalty_gamma %g: must be > 0", (double)p->penalty);
+  PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT,
+             "-penalty_gamma %g: must be > 0", (double)p->penalty);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -54,9 +54,9 @@
 #include <throng/project.h>
 
 typedef struct {
-  PetscInt  i, j;    /* disk indices on this rank (j = -1: a wall) */
-  PetscReal ex, ey;  /* unit normal: q_j - q_i direction, or the wall's normal */
-  PetscReal g;       /* gap */
+  PetscInt  i, j;   /* disk indices on this rank (j = -1: a wall) */
+  PetscReal ex, ey; /* unit normal: q_j - q_i direction, or the wall's normal */
+  PetscReal g;      /* gap */
 } Row;
 
 typedef struct {
@@ -110,7 +110,8 @@ static PetscErrorCode Residual(Mat W, Vec b, Vec mu, Vec r, PetscReal *res, Pets
 }
 
 /* Projected Gauss-Seidel (see the essay); returns the outer iterations. */
-static PetscErrorCode SolvePGS(Mat W, Vec b, Vec mu, PetscReal tol, PetscInt maxIt, PetscInt *its, PetscReal *res, PetscReal *gap)
+static PetscErrorCode SolvePGS(Mat W, Vec b, Vec mu, PetscReal tol, PetscInt maxIt, PetscInt *its, PetscReal *res,
+                               PetscReal *gap)
 {
   Mat                Ad;
   Vec                r, dg;
@@ -141,8 +142,8 @@ static PetscErrorCode SolvePGS(Mat W, Vec b, Vec mu, PetscReal tol, PetscInt max
       for (PetscInt p = ia[k]; p < ia[k + 1]; p++)
         if (ja[p] < k) w += aa[p] * delta[ja[p]]; /* rows before k already updated */
       const PetscScalar v = PetscMax(0.0, m[k] - w / diag[k]);
-      delta[k] = v - m[k];
-      m[k]     = v;
+      delta[k]            = v - m[k];
+      m[k]                = v;
     }
     PetscCall(VecRestoreArray(mu, &m));
     PetscCall(VecRestoreArrayRead(dg, &diag));
@@ -158,7 +159,8 @@ static PetscErrorCode SolvePGS(Mat W, Vec b, Vec mu, PetscReal tol, PetscInt max
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SolveTAO(Mat W, Vec b, Vec mu, PetscReal atol, PetscReal rtol, PetscInt maxIt, PetscInt *its, PetscReal *res, PetscReal *gap)
+static PetscErrorCode SolveTAO(Mat W, Vec b, Vec mu, PetscReal atol, PetscReal rtol, PetscInt maxIt, PetscInt *its,
+                               PetscReal *res, PetscReal *gap)
 {
   Tao tao;
   Vec lo, hi, r;
@@ -191,16 +193,16 @@ static PetscErrorCode SolveTAO(Mat W, Vec b, Vec mu, PetscReal atol, PetscReal r
 /* The linearised constraints of this rank at the current state. */
 static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *tests)
 {
-  const Domain    *d = &s->dom;
-  const Cells     *c = &s->cells;
-  const Particles *p = &s->P;
+  const Domain    *d  = &s->dom;
+  const Cells     *c  = &s->cells;
+  const Particles *p  = &s->P;
   const Walls     *wl = &s->walls;
-  const PetscInt   L = d->ln[0];
+  const PetscInt   L  = d->ln[0];
   PetscInt         fwd[4];
   DomainForwardOffsets(L, fwd);
-  const PetscReal  act = s->prm.active;
-  PetscInt         n = 0, cap = 0;
-  Row             *R = NULL;
+  const PetscReal act = s->prm.active;
+  PetscInt        n = 0, cap = 0;
+  Row            *R = NULL;
 
   PetscFunctionBeginUser;
 #define PGS_PUSH(row) \
@@ -219,9 +221,10 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
             if (g < act) PGS_PUSH(((Row){i, -1, nv[0], nv[1], g}));
           }
           for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) { /* segments: the gap and its gradient */
-            const PetscInt sj = wl->segIdx[j];
-            PetscReal      ex, ey;
-            const PetscReal gap = SegmentGapNormal(&wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth, p->x[i], p->y[i], &ex, &ey);
+            const PetscInt  sj = wl->segIdx[j];
+            PetscReal       ex, ey;
+            const PetscReal gap =
+              SegmentGapNormal(&wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth, p->x[i], p->y[i], &ex, &ey);
             (*tests)++;
             if (gap - p->r[i] < act) PGS_PUSH(((Row){i, -1, ex, ey, gap - p->r[i]}));
           }
@@ -229,7 +232,8 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
         for (int f = -1; f < 4; f++) {
           const PetscInt nk = f < 0 ? k : k + fwd[f];
           for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {
-            const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dist = PetscSqrtReal(dx * dx + dy * dy), g = dist - p->r[i] - p->r[j];
+            const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dist = PetscSqrtReal(dx * dx + dy * dy),
+                            g = dist - p->r[i] - p->r[j];
             (*tests)++;
             if (g >= act) continue;
             if (dist > 0) PGS_PUSH(((Row){i, j, dx / dist, dy / dist, g}));
@@ -265,7 +269,8 @@ static PetscErrorCode PGSStep(Sim *s)
     M     = v[0];
     total = v[1];
   }
-  PetscCheck(2 * M <= PETSC_MAX_INT, comm, PETSC_ERR_SUP, "pgs: 2 x (largest id + 1) = %" PetscInt64_FMT " columns exceed this PETSc build's PetscInt", 2 * M);
+  PetscCheck(2 * M <= PETSC_MAX_INT, comm, PETSC_ERR_SUP,
+             "pgs: 2 x (largest id + 1) = %" PetscInt64_FMT " columns exceed this PETSc build's PetscInt", 2 * M);
   /* the prediction y = q + h f(q), and y - q, for the owned disks */
   PetscCall(SolverScratch(s));
   for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
@@ -274,11 +279,11 @@ static PetscErrorCode PGSStep(Sim *s)
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   if (total > 0) {
-    Mat         G, W;
-    Vec         D, b, g, mu, dq, loc;
-    IS          is;
-    VecScatter  sc;
-    PetscInt    r0, *idx;
+    Mat          G, W;
+    Vec          D, b, g, mu, dq, loc;
+    IS           is;
+    VecScatter   sc;
+    PetscInt     r0, *idx;
     PetscScalar *gv;
 
     PetscCall(PetscLogEventBegin(THRONG_EV.pgsAssemble, 0, 0, 0, 0));
@@ -304,8 +309,10 @@ static PetscErrorCode PGSStep(Sim *s)
     for (PetscInt k = 0; k < nrows; k++) gv[k] = R[k].g;
     PetscCall(VecRestoreArray(g, &gv));
     PetscCall(PetscMalloc1(2 * p->n + 1, &idx));
-    for (PetscInt i = 0; i < p->n; i++) idx[2 * i] = (PetscInt)(2 * p->id[i]), idx[2 * i + 1] = (PetscInt)(2 * p->id[i] + 1);
-    for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i] - st->save[2 * i], st->save[2 * i + 1] = p->y[i] - st->save[2 * i + 1];
+    for (PetscInt i = 0; i < p->n; i++)
+      idx[2 * i] = (PetscInt)(2 * p->id[i]), idx[2 * i + 1] = (PetscInt)(2 * p->id[i] + 1);
+    for (PetscInt i = 0; i < p->n; i++)
+      st->save[2 * i] = p->x[i] - st->save[2 * i], st->save[2 * i + 1] = p->y[i] - st->save[2 * i + 1];
     PetscCall(VecSet(D, 0.0));
     PetscCall(VecSetValues(D, 2 * p->n, idx, st->save, INSERT_VALUES));
     PetscCall(VecAssemblyBegin(D));
@@ -380,7 +387,9 @@ static PetscErrorCode PGSCheck(MPI_Comm comm, Params *p)
 static PetscErrorCode PGSView(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "throng: solver=pgs%s rtol=%g atol=%g max_it=%" PetscInt_FMT " (linearised pairs with gap < -pgs_active)\n", p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt));
+  PetscCall(PetscPrintf(
+    comm, "throng: solver=pgs%s rtol=%g atol=%g max_it=%" PetscInt_FMT " (linearised pairs with gap < -pgs_active)\n",
+    p->tao ? " (TAO)" : "", (double)p->rtol, (double)p->atol, p->maxIt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -388,7 +397,10 @@ static PetscErrorCode PGSMonitor(Sim *s)
 {
   const SolverStats *st = &s->sol;
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(s->dom.comm, "solver: step %" PetscInt_FMT " its %" PetscInt_FMT " rows %" PetscInt64_FMT " residual %.3e gap %.3e\n", s->step, st->lastIts, st->lastRows, (double)st->lastResidual, (double)st->lastGap));
+  PetscCall(PetscPrintf(s->dom.comm,
+                        "solver: step %" PetscInt_FMT " its %" PetscInt_FMT " rows %" PetscInt64_FMT
+                        " residual %.3e gap %.3e\n",
+                        s->step, st->lastIts, st->lastRows, (double)st->lastResidual, (double)st->lastGap));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -396,7 +408,9 @@ static PetscErrorCode PGSReport(Sim *s)
 {
   const SolverStats *st = &s->sol;
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(s->dom.comm, "  max_residual %.3e  max_gap %.3e  max_rows %" PetscInt64_FMT "  unconverged %" PetscInt_FMT, (double)st->maxResidual, (double)st->maxGap, st->maxRows, st->unconverged));
+  PetscCall(PetscPrintf(s->dom.comm,
+                        "  max_residual %.3e  max_gap %.3e  max_rows %" PetscInt64_FMT "  unconverged %" PetscInt_FMT,
+                        (double)st->maxResidual, (double)st->maxGap, st->maxRows, st->unconverged));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

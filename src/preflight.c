@@ -52,7 +52,11 @@ static void CheckDir(const char *what, const char *path, double need, char *msg,
   unlink(probe);
   if (statvfs(dir, &sv) == 0) {
     const double avail = (double)sv.f_bavail * (double)sv.f_frsize;
-    if (avail < need) snprintf(msg, len, "the directory '%s' of %s '%s' has %.4g MB free, but the run will write at least %.4g MB there (fewer snapshots: -output_every; another directory; or free space)", dir, what, path, avail / 1e6, need / 1e6);
+    if (avail < need)
+      snprintf(msg, len,
+               "the directory '%s' of %s '%s' has %.4g MB free, but the run will write at least %.4g MB there (fewer "
+               "snapshots: -output_every; another directory; or free space)",
+               dir, what, path, avail / 1e6, need / 1e6);
   }
 }
 
@@ -65,14 +69,16 @@ PetscErrorCode OutputPreflight(MPI_Comm comm, const Params *prm)
   if (!strcmp(prm->output, "none")) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    const double n      = (double)prm->n;
-    const double frames = prm->geometry[0] || prm->outputEvery <= 0 ? 2 : 2 + (double)prm->steps / (double)prm->outputEvery;
+    const double n = (double)prm->n;
+    const double frames =
+      prm->geometry[0] || prm->outputEvery <= 0 ? 2 : 2 + (double)prm->steps / (double)prm->outputEvery;
     const double snap = 16 * n * frames, chk = prm->checkpoint[0] ? 2 * 48 * n : 0;
     char         d1[PETSC_MAX_PATH_LEN], d2[PETSC_MAX_PATH_LEN], h5[PETSC_MAX_PATH_LEN + 8];
     snprintf(h5, sizeof(h5), "%s.h5", prm->output);
     DirOf(h5, d1, sizeof(d1));
     if (prm->checkpoint[0]) DirOf(prm->checkpoint, d2, sizeof(d2));
-    const PetscBool same = prm->checkpoint[0] && !strcmp(d1, d2) ? PETSC_TRUE : PETSC_FALSE; /* by name: a conservative sum */
+    const PetscBool same =
+      prm->checkpoint[0] && !strcmp(d1, d2) ? PETSC_TRUE : PETSC_FALSE; /* by name: a conservative sum */
     CheckDir("-output", h5, same ? snap + chk : snap, msg, sizeof(msg));
     if (!msg[0] && prm->checkpoint[0] && !same) CheckDir("-checkpoint", prm->checkpoint, chk, msg, sizeof(msg));
   }

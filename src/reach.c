@@ -65,21 +65,23 @@ static void BlockRect(const Domain *d, PetscMPIInt q, PetscReal rect[4])
   const PetscMPIInt b[2] = {q % d->p[0], q / d->p[0]};
   for (int a = 0; a < 2; a++) {
     const PetscInt c0 = d->cut[a][b[a]] * d->tile, c1 = PetscMin(d->cut[a][b[a] + 1] * d->tile, d->nc[a]);
-    rect[a]           = b[a] == 0 ? PETSC_NINFINITY : d->lo[a] + (PetscReal)c0 * d->w[a];
-    rect[2 + a]       = b[a] == d->p[a] - 1 ? PETSC_INFINITY : d->lo[a] + (PetscReal)c1 * d->w[a];
+    rect[a]     = b[a] == 0 ? PETSC_NINFINITY : d->lo[a] + (PetscReal)c0 * d->w[a];
+    rect[2 + a] = b[a] == d->p[a] - 1 ? PETSC_INFINITY : d->lo[a] + (PetscReal)c1 * d->w[a];
   }
 }
 
 /* Squared distance from a point to a rectangle (0 inside). */
 static inline PetscReal PointRect2(PetscReal x, PetscReal y, const PetscReal r[4])
 {
-  const PetscReal dx = x < r[0] ? r[0] - x : (x > r[2] ? x - r[2] : 0), dy = y < r[1] ? r[1] - y : (y > r[3] ? y - r[3] : 0);
+  const PetscReal dx = x < r[0] ? r[0] - x : (x > r[2] ? x - r[2] : 0),
+                  dy = y < r[1] ? r[1] - y : (y > r[3] ? y - r[3] : 0);
   return dx * dx + dy * dy;
 }
 
 static PetscReal RectRect2(const PetscReal a[4], const PetscReal b[4])
 {
-  const PetscReal dx = PetscMax(PetscMax(a[0] - b[2], b[0] - a[2]), 0), dy = PetscMax(PetscMax(a[1] - b[3], b[1] - a[3]), 0);
+  const PetscReal dx = PetscMax(PetscMax(a[0] - b[2], b[0] - a[2]), 0),
+                  dy = PetscMax(PetscMax(a[1] - b[3], b[1] - a[3]), 0);
   return dx * dx + dy * dy;
 }
 
@@ -92,7 +94,8 @@ static PetscErrorCode Partners(const Domain *d, Reach *re)
     PetscCall(PetscFree5(re->part, re->scnt, re->rcnt, re->sbeg, re->rbeg));
     PetscCall(PetscFree(re->req));
     re->capPart = d->size;
-    PetscCall(PetscMalloc5(d->size, &re->part, d->size, &re->scnt, d->size, &re->rcnt, d->size + 1, &re->sbeg, d->size + 1, &re->rbeg));
+    PetscCall(PetscMalloc5(d->size, &re->part, d->size, &re->scnt, d->size, &re->rcnt, d->size + 1, &re->sbeg,
+                           d->size + 1, &re->rbeg));
     PetscCall(PetscMalloc1(2 * (size_t)d->size, &re->req));
   }
   re->npart = 0;
@@ -133,8 +136,10 @@ static PetscErrorCode Exchange(const Domain *d, const Particles *p, Reach *re)
   re->sbeg[re->npart] = ns;
   re->nsend           = ns;
   /* counts, then records (point to point with the partners) */
-  for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Irecv(&re->rcnt[k], 1, MPIU_INT, re->part[k], 71, comm, &re->req[k]));
-  for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Isend(&re->scnt[k], 1, MPIU_INT, re->part[k], 71, comm, &re->req[re->npart + k]));
+  for (PetscMPIInt k = 0; k < re->npart; k++)
+    PetscCallMPI(MPI_Irecv(&re->rcnt[k], 1, MPIU_INT, re->part[k], 71, comm, &re->req[k]));
+  for (PetscMPIInt k = 0; k < re->npart; k++)
+    PetscCallMPI(MPI_Isend(&re->scnt[k], 1, MPIU_INT, re->part[k], 71, comm, &re->req[re->npart + k]));
   PetscCallMPI(MPI_Waitall(2 * re->npart, re->req, MPI_STATUSES_IGNORE));
   for (PetscMPIInt k = 0; k < re->npart; k++) re->rbeg[k] = nr, nr += re->rcnt[k];
   re->rbeg[re->npart] = nr;
@@ -152,8 +157,12 @@ static PetscErrorCode Exchange(const Domain *d, const Particles *p, Reach *re)
     const PetscInt i = re->sendIdx[e];
     re->srec[e]      = (ReachRec){p->id[i], p->r[i], p->xb[i], p->yb[i], p->x[i], p->y[i]};
   }
-  for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Irecv(re->wrec + re->rbeg[k], (PetscMPIInt)(re->rcnt[k] * sizeof(ReachRec)), MPI_BYTE, re->part[k], 72, comm, &re->req[k]));
-  for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Isend(re->srec + re->sbeg[k], (PetscMPIInt)(re->scnt[k] * sizeof(ReachRec)), MPI_BYTE, re->part[k], 72, comm, &re->req[re->npart + k]));
+  for (PetscMPIInt k = 0; k < re->npart; k++)
+    PetscCallMPI(MPI_Irecv(re->wrec + re->rbeg[k], (PetscMPIInt)(re->rcnt[k] * sizeof(ReachRec)), MPI_BYTE, re->part[k],
+                           72, comm, &re->req[k]));
+  for (PetscMPIInt k = 0; k < re->npart; k++)
+    PetscCallMPI(MPI_Isend(re->srec + re->sbeg[k], (PetscMPIInt)(re->scnt[k] * sizeof(ReachRec)), MPI_BYTE, re->part[k],
+                           72, comm, &re->req[re->npart + k]));
   PetscCallMPI(MPI_Waitall(2 * re->npart, re->req, MPI_STATUSES_IGNORE));
   re->nw = nr;
   for (PetscInt e = 0; e < nr; e++) re->wxy[2 * e] = re->wrec[e].x, re->wxy[2 * e + 1] = re->wrec[e].y;
@@ -180,9 +189,10 @@ static PetscErrorCode Grid(const Domain *d, const Particles *p, Reach *re)
   PetscFunctionBeginUser;
   BlockRect(d, d->rank, rect);
   for (int a = 0; a < 2; a++) {
-    const PetscReal lo = PetscMax(rect[a] - re->send, d->lo[a] - d->w[a]), hi = PetscMin(rect[2 + a] + re->send, d->hi[a] + d->w[a]);
-    re->g0[a] = lo;
-    re->gn[a] = PetscMax((PetscInt)PetscCeilReal((hi - lo) * re->ginv), 1);
+    const PetscReal lo = PetscMax(rect[a] - re->send, d->lo[a] - d->w[a]),
+                    hi = PetscMin(rect[2 + a] + re->send, d->hi[a] + d->w[a]);
+    re->g0[a]          = lo;
+    re->gn[a]          = PetscMax((PetscInt)PetscCeilReal((hi - lo) * re->ginv), 1);
   }
   ncell = re->gn[0] * re->gn[1];
   if (ncell + 1 > re->capG) {
@@ -193,7 +203,8 @@ static PetscErrorCode Grid(const Domain *d, const Particles *p, Reach *re)
   if (na > re->capA) {
     PetscCall(PetscFree5(re->src, re->ax, re->ay, re->ar, re->aid));
     re->capA = na + na / 4 + 16;
-    PetscCall(PetscMalloc5(re->capA, &re->src, re->capA, &re->ax, re->capA, &re->ay, re->capA, &re->ar, re->capA, &re->aid));
+    PetscCall(
+      PetscMalloc5(re->capA, &re->src, re->capA, &re->ax, re->capA, &re->ay, re->capA, &re->ar, re->capA, &re->aid));
   }
   /* counting sort by cell; the order inside a cell does not matter (see above) */
   PetscCall(PetscArrayzero(re->gbeg, ncell + 1));
@@ -241,9 +252,14 @@ PetscErrorCode ReachRefresh(const Domain *d, const Particles *p, Reach *re)
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
   if (re->npart) {
-    for (PetscInt e = 0; e < re->nsend; e++) re->sbuf[2 * e] = p->x[re->sendIdx[e]], re->sbuf[2 * e + 1] = p->y[re->sendIdx[e]];
-    for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Irecv(re->wxy + 2 * re->rbeg[k], (PetscMPIInt)(2 * re->rcnt[k]), MPIU_REAL, re->part[k], 73, d->comm, &re->req[k]));
-    for (PetscMPIInt k = 0; k < re->npart; k++) PetscCallMPI(MPI_Isend(re->sbuf + 2 * re->sbeg[k], (PetscMPIInt)(2 * re->scnt[k]), MPIU_REAL, re->part[k], 73, d->comm, &re->req[re->npart + k]));
+    for (PetscInt e = 0; e < re->nsend; e++)
+      re->sbuf[2 * e] = p->x[re->sendIdx[e]], re->sbuf[2 * e + 1] = p->y[re->sendIdx[e]];
+    for (PetscMPIInt k = 0; k < re->npart; k++)
+      PetscCallMPI(MPI_Irecv(re->wxy + 2 * re->rbeg[k], (PetscMPIInt)(2 * re->rcnt[k]), MPIU_REAL, re->part[k], 73,
+                             d->comm, &re->req[k]));
+    for (PetscMPIInt k = 0; k < re->npart; k++)
+      PetscCallMPI(MPI_Isend(re->sbuf + 2 * re->sbeg[k], (PetscMPIInt)(2 * re->scnt[k]), MPIU_REAL, re->part[k], 73,
+                             d->comm, &re->req[re->npart + k]));
     PetscCallMPI(MPI_Waitall(2 * re->npart, re->req, MPI_STATUSES_IGNORE));
     re->exchanges++;
     re->bytes += (PetscInt64)re->nsend * 2 * (PetscInt64)sizeof(PetscReal);

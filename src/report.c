@@ -27,7 +27,8 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
 
   PetscFunctionBeginUser;
   if (!force && s->step % K) PetscFunctionReturn(PETSC_SUCCESS);
-  if (s->prm.quiet && s->prm.progress <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* a quiet run samples only when asked */
+  if (s->prm.quiet && s->prm.progress <= 0)
+    PetscFunctionReturn(PETSC_SUCCESS); /* a quiet run samples only when asked */
   PetscCall(SimMaxOverlap(s, &ovl));
   s->ovlMax = PetscMax(s->ovlMax, ovl);
   if (s->ovlStep != s->step) s->ovlSamples++;
@@ -39,7 +40,11 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
   const PetscReal el = (PetscReal)(now - t0), done = (PetscReal)(s->step - step0);
   const PetscReal rate = done > 0 && el > 0 ? (PetscReal)s->prm.n * done / el : 0;
   FormatSeconds(done > 0 ? el / done * (PetscReal)(s->prm.steps - s->step) : -1, eta, sizeof(eta));
-  PetscCall(PetscPrintf(s->dom.comm, "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s\n", s->step, (double)s->time, s->idPrint.n, (double)ovl, (double)(disp / s->prm.skin), (double)rate, eta));
+  PetscCall(PetscPrintf(s->dom.comm,
+                        "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT
+                        "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s\n",
+                        s->step, (double)s->time, s->idPrint.n, (double)ovl, (double)(disp / s->prm.skin), (double)rate,
+                        eta));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -60,11 +65,12 @@ PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny)
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, (PetscMPIInt)(nx * ny), MPIU_INT64, MPI_SUM, d->comm));
   for (PetscInt k = 0; k < nx * ny; k++) hmax = PetscMax(hmax, h[k]);
-  PetscCall(PetscPrintf(d->comm, "final state (disks per map cell, box [%g,%g]x[%g,%g]):\n", (double)d->lo[0], (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]));
+  PetscCall(PetscPrintf(d->comm, "final state (disks per map cell, box [%g,%g]x[%g,%g]):\n", (double)d->lo[0],
+                        (double)d->hi[0], (double)d->lo[1], (double)d->hi[1]));
   for (PetscInt iy = ny - 1; iy >= 0; iy--) {
-    char line[512];
+    char     line[512];
     PetscInt k = 0;
-    line[k++] = '|';
+    line[k++]  = '|';
     for (PetscInt ix = 0; ix < nx && k < 500; ix++) {
       const PetscInt64 v = h[iy * nx + ix];
       line[k++]          = v == 0 ? ' ' : ramp[1 + (int)((double)(v * 8) / (double)(hmax ? hmax : 1))];
@@ -81,8 +87,8 @@ PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny)
    /proc/self/status; 0 where that file does not exist. Not collective. */
 PetscErrorCode ReportResidentBytes(PetscBool peak, PetscReal *bytes)
 {
-  FILE *f = fopen("/proc/self/status", "r");
-  char  line[256];
+  FILE       *f = fopen("/proc/self/status", "r");
+  char        line[256];
   const char *key = peak ? "VmHWM:" : "VmRSS:";
   PetscFunctionBeginUser;
   *bytes = 0;

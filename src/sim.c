@@ -56,7 +56,8 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   for (PetscInt k = 0; k < s->nmod; k++) filter = filter || s->mod[k].siteOK;
   PetscCall(InitParticles(prm, &s->dom, &s->P, filter ? SiteOK : NULL, s));
   PetscCall(IdFingerprint(comm, &s->P, &s->idPrint));
-  PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB, "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
+  PetscCheck(s->idPrint.n == prm->n, comm, PETSC_ERR_PLIB,
+             "initial condition made %" PetscInt64_FMT " disks, not %" PetscInt64_FMT, s->idPrint.n, prm->n);
   s->ndisks = s->idPrint.n;
   PetscCall(SimRebin(s));
   s->rebins = 0;
@@ -68,8 +69,8 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
-  s->prm  = *prm;
-  s->rmax = InitRadiusMax(prm);
+  s->prm          = *prm;
+  s->rmax         = InitRadiusMax(prm);
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
@@ -113,8 +114,13 @@ PetscErrorCode SimCheckConservation(Sim *s)
   PetscFunctionBeginUser;
   if (!s->prm.checkConservation) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(IdFingerprint(s->dom.comm, &s->P, &now));
-  PetscCheck(now.n == s->idPrint.n, s->dom.comm, PETSC_ERR_PLIB, "conservation violated at step %" PetscInt_FMT ": %" PetscInt64_FMT " disks instead of %" PetscInt64_FMT, s->step, now.n, s->idPrint.n);
-  PetscCheck(now.h[0] == s->idPrint.h[0] && now.h[1] == s->idPrint.h[1], s->dom.comm, PETSC_ERR_PLIB, "conservation violated at step %" PetscInt_FMT ": the set of disk ids changed (a disk was lost and another duplicated)", s->step);
+  PetscCheck(now.n == s->idPrint.n, s->dom.comm, PETSC_ERR_PLIB,
+             "conservation violated at step %" PetscInt_FMT ": %" PetscInt64_FMT " disks instead of %" PetscInt64_FMT,
+             s->step, now.n, s->idPrint.n);
+  PetscCheck(now.h[0] == s->idPrint.h[0] && now.h[1] == s->idPrint.h[1], s->dom.comm, PETSC_ERR_PLIB,
+             "conservation violated at step %" PetscInt_FMT
+             ": the set of disk ids changed (a disk was lost and another duplicated)",
+             s->step);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,7 +144,8 @@ PetscErrorCode SimRestore(Sim *s, const IoRecs *recs, PetscInt step, PetscReal t
   PetscInt     m;
 
   PetscFunctionBeginUser;
-  PetscCheck(recs->mask == FIELD_CHECKPOINT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "restore from records of the checkpointed fields only");
+  PetscCheck(recs->mask == FIELD_CHECKPOINT, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "restore from records of the checkpointed fields only");
   PetscCall(PetscMalloc1(recs->n + 1, &dest));
   for (PetscInt i = 0; i < recs->n; i++) {
     PetscInt cx, cy;
@@ -152,9 +159,9 @@ PetscErrorCode SimRestore(Sim *s, const IoRecs *recs, PetscInt step, PetscReal t
   PetscCall(PetscFree(out));
   PetscCall(BinAndGhost(s, PETSC_TRUE));
   PetscCall(IdFingerprint(s->dom.comm, &s->P, &s->idPrint));
-  s->prm.n = s->idPrint.n;
-  s->step  = step;
-  s->time  = time;
+  s->prm.n  = s->idPrint.n;
+  s->step   = step;
+  s->time   = time;
   s->ndisks = s->idPrint.n;
   SIM_MODULES_CALL(s, restored);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -165,14 +172,14 @@ PetscErrorCode SimRestore(Sim *s, const IoRecs *recs, PetscInt step, PetscReal t
    owned disk goes to its new owner (the ghosts are gone: this runs inside a rebinning). */
 static PetscErrorCode Repartition(Sim *s, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy)
 {
-  Particles     *pa = &s->P;
-  PetscInt       n = pa->n, kept = 0;
+  Particles      *pa = &s->P;
+  PetscInt        n = pa->n, kept = 0;
   const PetscBool regrid = p[0] != s->dom.p[0] || p[1] != s->dom.p[1] ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(DomainSetGrid(&s->dom, p, cx, cy));
   if (regrid) {
-    const Halo     h = s->halo;
+    const Halo       h     = s->halo;
     const PetscInt64 moved = s->mig.moved;
     PetscCall(HaloDestroy(&s->halo));
     PetscCall(HaloCreate(&s->dom, &s->halo));
@@ -195,7 +202,6 @@ static PetscErrorCode Repartition(Sim *s, const PetscMPIInt p[2], const PetscInt
   PetscCall(RouteOwnedToOwners(&s->dom, pa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 
 PetscErrorCode SimRebin(Sim *s)
 {
@@ -230,7 +236,7 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
   const PetscInt   L = d->ln[0];
   PetscInt         fwd[4];
   DomainForwardOffsets(L, fwd);
-  PetscReal        m = 0;
+  PetscReal m = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
@@ -257,7 +263,7 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
 
 PetscErrorCode SimResolveInitialOverlaps(Sim *s)
 {
-  const Params *prm = &s->prm;
+  const Params *prm  = &s->prm;
   MPI_Comm      comm = s->dom.comm;
   PetscReal     ovl, tol = prm->overlapTol * 2 * s->rmax;
   PetscInt      sweeps;
@@ -265,10 +271,19 @@ PetscErrorCode SimResolveInitialOverlaps(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(SimMaxOverlap(s, &ovl));
   if (ovl <= tol) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(prm->overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT, "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to project them away, or a lattice initial condition", (double)ovl, (double)tol);
+  PetscCheck(prm->overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT,
+             "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to "
+             "project them away, or a lattice initial condition",
+             (double)ovl, (double)tol);
   const PetscReal before = ovl;
   PetscCall(PBDRelax(s, tol, prm->overlapMaxSweeps, &sweeps, &ovl));
-  PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED, "the initial overlaps could not be projected away in %" PetscInt_FMT " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region", sweeps, (double)ovl);
-  if (!prm->quiet) PetscCall(PetscPrintf(comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n", (double)before, (double)ovl, sweeps));
+  PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED,
+             "the initial overlaps could not be projected away in %" PetscInt_FMT
+             " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region",
+             sweeps, (double)ovl);
+  if (!prm->quiet)
+    PetscCall(PetscPrintf(
+      comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n",
+      (double)before, (double)ovl, sweeps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

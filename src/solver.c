@@ -28,7 +28,7 @@
  * step, with iterations, residuals and gaps; -solver_monitor prints them every step.  */
 #include <throng/sim.h>
 
-static PetscFunctionList solverList = NULL;
+static PetscFunctionList solverList       = NULL;
 static char              solverHelp[1024] = "Time stepper:";
 static char              solverNames[256] = "";
 
@@ -56,7 +56,8 @@ PetscErrorCode SolverRegisterAll(void)
   PetscCall(SolverRegister("pngs", "sweeps to convergence", SolverCreate_PNGS));
   PetscCall(SolverRegister("penalty", "explicit Euler, seed 000 eq. 107", SolverCreate_Penalty));
   PetscCall(SolverRegister("pgs", "linearised, PETSc-assembled, seed 001 eq. 10", SolverCreate_PGS));
-  PetscCall(SolverRegister("edmd", "event-driven elastic hard disks, seed 003; -dt is then the reporting interval", SolverCreate_EDMD));
+  PetscCall(SolverRegister("edmd", "event-driven elastic hard disks, seed 003; -dt is then the reporting interval",
+                           SolverCreate_EDMD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,7 +69,8 @@ PetscErrorCode SolverGetOps(MPI_Comm comm, const char *name, SolverOps *ops)
   PetscFunctionBeginUser;
   PetscCall(SolverRegisterAll());
   PetscCall(PetscFunctionListFind(solverList, name, &create));
-  PetscCheck(create, comm, PETSC_ERR_USER_INPUT, "Unknown option %s for -solver: the solvers are %s", name, solverNames);
+  PetscCheck(create, comm, PETSC_ERR_USER_INPUT, "Unknown option %s for -solver: the solvers are %s", name,
+             solverNames);
   PetscCall(PetscMemzero(ops, sizeof(*ops)));
   PetscCall(create(ops));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -90,14 +92,18 @@ PetscErrorCode SolverStep(Sim *s)
 
 PetscErrorCode SolverReport(Sim *s)
 {
-  const SolverStats *st = &s->sol;
-  PetscInt64         w[2] = {st->work, s->pairChecks};
+  const SolverStats *st    = &s->sol;
+  PetscInt64         w[2]  = {st->work, s->pairChecks};
   const PetscReal    steps = (PetscReal)PetscMax(1, s->step);
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, w, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
-  PetscCall(PetscPrintf(s->dom.comm, "summary: solver %s%s  work %.6e constraint evaluations (%.4e per step)  iterations %" PetscInt64_FMT " (max %" PetscInt_FMT " per step)", s->prm.solver, s->ops.variant ? s->ops.variant(&s->prm) : "",
-                        (double)(w[0] + w[1]), (double)((PetscReal)(w[0] + w[1]) / steps), st->iterations, st->maxIts));
+  PetscCall(
+    PetscPrintf(s->dom.comm,
+                "summary: solver %s%s  work %.6e constraint evaluations (%.4e per step)  iterations %" PetscInt64_FMT
+                " (max %" PetscInt_FMT " per step)",
+                s->prm.solver, s->ops.variant ? s->ops.variant(&s->prm) : "", (double)(w[0] + w[1]),
+                (double)((PetscReal)(w[0] + w[1]) / steps), st->iterations, st->maxIts));
   if (s->ops.report) PetscCall(s->ops.report(s));
   PetscCall(PetscPrintf(s->dom.comm, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -49,7 +49,8 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   t->comm = comm;
   t->file = t->ds = t->dxpl = -1;
   if (!prm->traj[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT, "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
+  PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT,
+             "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
   PetscCall(TrajectoryStride(comm, prm, &t->stride));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (prm->restart[0] && !rank) {
@@ -63,11 +64,13 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
   t->file = exists ? H5Fopen(prm->traj, H5F_ACC_RDWR, fapl) : H5Fcreate(prm->traj, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
-  PetscCheck(t->file >= 0, comm, PETSC_ERR_FILE_OPEN, "-trajectory: cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)", exists ? "open" : "create", prm->traj);
+  PetscCheck(t->file >= 0, comm, PETSC_ERR_FILE_OPEN,
+             "-trajectory: cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)",
+             exists ? "open" : "create", prm->traj);
   type = RowType();
   if (!exists) {
     const hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 16384;
-    const double  fps  = (double)prm->trajFps;
+    const double  fps = (double)prm->trajFps;
     hid_t         sp, dcpl;
     PetscCallHDF5(comm, sp = H5Screate_simple(1, &zero, &unlim));
     PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
@@ -128,10 +131,11 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
   PetscCall(IdOrderGather(t->comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
   if (total > 0) {
     const PetscInt count = recs.n;
-    const hsize_t n = t->rows + (hsize_t)total, start = t->rows + (hsize_t)offset, cnt = (hsize_t)count;
-    const int64_t frame = (int64_t)(s->step / t->stride);
+    const hsize_t  n = t->rows + (hsize_t)total, start = t->rows + (hsize_t)offset, cnt = (hsize_t)count;
+    const int64_t  frame = (int64_t)(s->step / t->stride);
     PetscCall(PetscMalloc1(count + 1, &rows));
-    for (PetscInt i = 0; i < count; i++) rows[i] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
+    for (PetscInt i = 0; i < count; i++)
+      rows[i] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
     PetscCallHDF5(t->comm, H5Dset_extent(t->ds, &n));
     type = RowType();
     PetscCall(IoWriteHyperslab(t->comm, t->ds, t->dxpl, type, 1, &start, &cnt, rows));

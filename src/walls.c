@@ -29,12 +29,7 @@ PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg
   if (nseg) PetscCall(PetscArraycpy(wl->seg, seg, 4 * nseg));
   if (nseg) PetscCall(PetscArraycpy(wl->nrm, nrm, 2 * nseg));
   if (prm->wallBox) {
-    const PetscReal b[4][3] = {
-      {1,  0,  prm->box[0] },
-      {-1, 0,  -prm->box[2]},
-      {0,  1,  prm->box[1] },
-      {0,  -1, -prm->box[3]}
-    };
+    const PetscReal b[4][3] = {{1, 0, prm->box[0]}, {-1, 0, -prm->box[2]}, {0, 1, prm->box[1]}, {0, -1, -prm->box[3]}};
     for (int k = 0; k < 4; k++, wl->n++)
       for (int j = 0; j < 3; j++) wl->w[3 * wl->n + j] = b[k][j];
   }
@@ -65,8 +60,8 @@ PetscReal WallsViolation(const Walls *wl, PetscInt c, PetscReal x, PetscReal y, 
   }
   if (wl->segBeg)
     for (PetscInt j = wl->segBeg[c]; j < wl->segBeg[c + 1]; j++) {
-      const PetscInt   s = wl->segIdx[j];
-      const PetscReal  d = SegmentGap(&wl->seg[4 * s], &wl->nrm[2 * s], wl->depth, x, y);
+      const PetscInt  s = wl->segIdx[j];
+      const PetscReal d = SegmentGap(&wl->seg[4 * s], &wl->nrm[2 * s], wl->depth, x, y);
       if (r - d > v) v = r - d;
     }
   return v;
@@ -105,7 +100,7 @@ PetscErrorCode WallsCellMask(Walls *wl, const Domain *d, PetscReal rmax, PetscRe
     const PetscReal y0 = d->lo[1] + (PetscReal)(d->c0[1] + iy - 1) * d->w[1] - margin, y1 = y0 + d->w[1] + 2 * margin;
     mask[k] = 0;
     for (PetscInt j = 0; j < wl->n; j++) {
-      const PetscReal *w = &wl->w[3 * j];
+      const PetscReal *w  = &wl->w[3 * j];
       const PetscReal  lo = w[0] * (w[0] > 0 ? x0 : x1) + w[1] * (w[1] > 0 ? y0 : y1);
       if (lo - w[2] < rmax) mask[k] = 1;
     }

@@ -19,4 +19,3 @@ static inline void SlidingExact(double a, double t, double x[3])
   }
   x[2] = 0;
 }
-

@@ -29,10 +29,10 @@
 #include <string.h>
 
 enum { M_PBD, M_PNGS, M_PGS, M_PENALTY };
-static const char *names[] = {"pbd", "pngs", "pgs", "penalty"};
+static const char  *names[]  = {"pbd", "pngs", "pgs", "penalty"};
 static const double gammas[] = {10, 100, 1000}; /* penalty parameters of the study */
 #define NGAMMA 3
-#define MAXH 16
+#define MAXH   16
 
 typedef struct {
   double h, error, work, wall, viol;
@@ -44,7 +44,8 @@ static FILE *csv;
 static void Emit(const char *cs, int m, double gamma, const Point *p)
 {
   if (!csv) return;
-  fprintf(csv, "%s,%s,%g,%.10g,%d,%.10g,%.10g,%.10g,%.6g,%.6g\n", cs, names[m], gamma, p->h, p->steps, p->error, p->work, p->work / p->steps, p->wall, p->viol);
+  fprintf(csv, "%s,%s,%g,%.10g,%d,%.10g,%.10g,%.10g,%.6g,%.6g\n", cs, names[m], gamma, p->h, p->steps, p->error,
+          p->work, p->work / p->steps, p->wall, p->viol);
   fflush(csv);
 }
 
@@ -60,9 +61,9 @@ static Point Sliding(int m, double gamma, double h)
 {
   const double a = SLIDING_PI / 16, C = 10, T = 3, R = sqrt(1 + C * C), rtol = 1e-10, atol = 1e-12;
   const double c[2][3] = {{0, 0, C}, {0, 0, -C}};
-  double       x[3] = {sin(a), cos(a), 0};
-  Point        p = {h, 0, 0, 0, 0, (int)lround(T / h)};
-  const double t0 = Now();
+  double       x[3]    = {sin(a), cos(a), 0};
+  Point        p       = {h, 0, 0, 0, 0, (int)lround(T / h)};
+  const double t0      = Now();
   for (int k = 1; k <= p.steps; k++) {
     double y[3] = {x[0], x[1] - h, x[2]}, ex[3];
     if (m == M_PBD || m == M_PNGS) {
@@ -81,7 +82,7 @@ static Point Sliding(int m, double gamma, double h)
       for (int j = 0; j < 2; j++) {
         double d[3], nd = 0;
         for (int q = 0; q < 3; q++) d[q] = x[q] - c[j][q], nd += d[q] * d[q];
-        nd = sqrt(nd);
+        nd   = sqrt(nd);
         b[j] = nd - R;
         for (int q = 0; q < 3; q++) G[j][q] = d[q] / nd, b[j] += G[j][q] * (y[q] - x[q]);
         bmax = fmax(bmax, fabs(b[j]));
@@ -107,10 +108,11 @@ static Point Sliding(int m, double gamma, double h)
     for (int q = 0; q < 3; q++) x[q] = y[q];
     SlidingExact(a, k * h, ex);
     const double e = sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + x[2] * x[2]);
-    p.error = e > p.error || e != e ? e : p.error;
+    p.error        = e > p.error || e != e ? e : p.error;
     for (int j = 0; j < 2; j++) {
-      const double d = sqrt((x[0] - c[j][0]) * (x[0] - c[j][0]) + (x[1] - c[j][1]) * (x[1] - c[j][1]) + (x[2] - c[j][2]) * (x[2] - c[j][2]));
-      p.viol = fmax(p.viol, R - d);
+      const double d = sqrt((x[0] - c[j][0]) * (x[0] - c[j][0]) + (x[1] - c[j][1]) * (x[1] - c[j][1]) +
+                            (x[2] - c[j][2]) * (x[2] - c[j][2]));
+      p.viol         = fmax(p.viol, R - d);
     }
     if (!(p.error < 1e3)) {
       p.error = INFINITY;
@@ -124,7 +126,8 @@ static Point Sliding(int m, double gamma, double h)
 /* --------------------------------------------------------------- 40 disks ----------- */
 static char base[512];
 
-static PetscErrorCode Disks40(int m, double gamma, int steps, const PetscReal *xr, const PetscReal *yr, PetscReal *x, PetscReal *y, Point *p)
+static PetscErrorCode Disks40(int m, double gamma, int steps, const PetscReal *xr, const PetscReal *yr, PetscReal *x,
+                              PetscReal *y, Point *p)
 {
   const PetscReal T = 4;
   Sim             s;
@@ -134,7 +137,10 @@ static PetscErrorCode Disks40(int m, double gamma, int steps, const PetscReal *x
   PetscBool       blown = PETSC_FALSE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -dt %.17g -steps %d -solver %s -penalty_gamma %g -solver_rtol 1e-10 -solver_atol 1e-12 -solver_max_it 100000", base, (double)(T / steps), steps, names[m], gamma > 0 ? gamma : 1.0));
+  PetscCall(PetscSNPrintf(
+    opts, sizeof(opts),
+    "%s -dt %.17g -steps %d -solver %s -penalty_gamma %g -solver_rtol 1e-10 -solver_atol 1e-12 -solver_max_it 100000",
+    base, (double)(T / steps), steps, names[m], gamma > 0 ? gamma : 1.0));
   PetscCall(TestSimCreateOn(PETSC_COMM_WORLD, opts, &s));
   p->h     = T / steps;
   p->steps = steps;
@@ -161,7 +167,8 @@ static PetscErrorCode Disks40(int m, double gamma, int steps, const PetscReal *x
   p->error = 0;
   if (blown) p->error = INFINITY;
   else if (xr)
-    for (int i = 0; i < 40; i++) p->error = PetscMax(p->error, PetscSqrtReal(PetscSqr(x[i] - xr[i]) + PetscSqr(y[i] - yr[i])));
+    for (int i = 0; i < 40; i++)
+      p->error = PetscMax(p->error, PetscSqrtReal(PetscSqr(x[i] - xr[i]) + PetscSqr(y[i] - yr[i])));
   PetscCall(SimDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,9 +200,10 @@ static double ErrorAtWork(const Point *p, int n, double W)
 }
 
 /* At the coarse end: the smallest work both curves reach, PBD's error <= the other's. */
-static void CheckCoarseEnd(const char *cs, const char *other, const Point *pbd, int npbd, const Point *o, int no, PetscBool assert, double hAsym)
+static void CheckCoarseEnd(const char *cs, const char *other, const Point *pbd, int npbd, const Point *o, int no,
+                           PetscBool assert, double hAsym)
 {
-  double W0 = pbd[0].work;
+  double W0    = pbd[0].work;
   int    first = 0;
   while (first < no && !isfinite(o[first].error)) first++;
   if (first == no) { /* the other scheme never gave a finite error: PBD must have */
@@ -203,22 +211,24 @@ static void CheckCoarseEnd(const char *cs, const char *other, const Point *pbd, 
     if (assert) CHECK(isfinite(pbd[npbd - 1].error), "%s: %s and PBD both diverged at every h", cs, other);
     return;
   }
-  W0 = fmax(W0, o[first].work);
+  W0        = fmax(W0, o[first].work);
   double ep = ErrorAtWork(pbd, npbd, W0), eo = ErrorAtWork(o, no, W0);
   if (W0 > pbd[npbd - 1].work) /* beyond PBD's finest run: along its fitted order (work ~ 1/h) */
     ep = pbd[npbd - 1].error * pow(pbd[npbd - 1].work / W0, Order(pbd, npbd, hAsym));
   if (!isfinite(eo)) eo = o[first].error;
   PetscPrintf(PETSC_COMM_WORLD, "%s: at work %.3e (coarse end) error pbd %.3e, %s %.3e\n", cs, W0, ep, other, eo);
-  if (assert) CHECK(isfinite(ep) && (!isfinite(eo) || ep <= 1.05 * eo), "%s: at equal work %.3e PBD's error %.3e is above %s's %.3e", cs, W0, ep, other, eo);
+  if (assert)
+    CHECK(isfinite(ep) && (!isfinite(eo) || ep <= 1.05 * eo),
+          "%s: at equal work %.3e PBD's error %.3e is above %s's %.3e", cs, W0, ep, other, eo);
 }
 
 int main(int argc, char **argv)
 {
-  PetscBool quick = PETSC_FALSE;
-  char      csvName[PETSC_MAX_PATH_LEN] = "";
+  PetscBool    quick                       = PETSC_FALSE;
+  char         csvName[PETSC_MAX_PATH_LEN] = "";
   static Point sl[4 + NGAMMA][MAXH + 8], dk[4 + NGAMMA][MAXH];
-  int       nsl[4 + NGAMMA], ndk[4 + NGAMMA];
-  PetscReal pgsOrder = 0;
+  int          nsl[4 + NGAMMA], ndk[4 + NGAMMA];
+  PetscReal    pgsOrder = 0;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(SimRegisterEvents());
@@ -245,7 +255,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < nsl[m]; k++) {
       sl[m][k] = Sliding(meth, gamma, h0 / (1 << k));
       Emit("sliding", meth, gamma, &sl[m][k]);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %6g %10.3e %10.3e %10.3e\n", names[meth], gamma, sl[m][k].h, sl[m][k].error, sl[m][k].work));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %6g %10.3e %10.3e %10.3e\n", names[meth], gamma, sl[m][k].h,
+                            sl[m][k].error, sl[m][k].work));
     }
   }
 
@@ -258,7 +269,10 @@ int main(int argc, char **argv)
     PetscReal xr[40], yr[40], x[40], y[40], xs[3][40], ys[3][40];
     Point     ref;
     PetscCall(Disks40(M_PNGS, 0, 1 << kref, NULL, NULL, xr, yr, &ref));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# 40 disks (seed 000 §4.3), PNGS reference at h = T/2^%d (%.3e s): solver gamma h error work wall\n", kref, ref.wall));
+    PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD,
+                  "# 40 disks (seed 000 §4.3), PNGS reference at h = T/2^%d (%.3e s): solver gamma h error work wall\n",
+                  kref, ref.wall));
     for (int m = 0; m < 4 + NGAMMA - 1; m++) {
       const int    meth  = m < 3 ? m : M_PENALTY;
       const double gamma = m < 3 ? 0 : gammas[m - 3];
@@ -272,7 +286,8 @@ int main(int argc, char **argv)
           PetscCall(PetscArraycpy(ys[k - 12], y, 40));
         }
         Emit("disks40", meth, gamma, p);
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %6g %10.3e %10.3e %10.3e %8.3f s\n", names[meth], gamma, p->h, p->error, p->work, p->wall));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %6g %10.3e %10.3e %10.3e %8.3f s\n", names[meth], gamma, p->h,
+                              p->error, p->work, p->wall));
       }
     }
     { /* PGS's self-convergence order from h = T/2^12, T/2^13, T/2^14: its error falls
@@ -283,7 +298,10 @@ int main(int argc, char **argv)
         d2 = PetscMax(d2, PetscSqrtReal(PetscSqr(xs[1][i] - xs[2][i]) + PetscSqr(ys[1][i] - ys[2][i])));
       }
       pgsOrder = PetscLog2Real(d1 / d2);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "pgs self-convergence: |x(T/2^12) - x(T/2^13)| %.3e, |x(T/2^13) - x(T/2^14)| %.3e, order %.4f\n", (double)d1, (double)d2, (double)pgsOrder));
+      PetscCall(
+        PetscPrintf(PETSC_COMM_WORLD,
+                    "pgs self-convergence: |x(T/2^12) - x(T/2^13)| %.3e, |x(T/2^13) - x(T/2^14)| %.3e, order %.4f\n",
+                    (double)d1, (double)d2, (double)pgsOrder));
     }
   }
   PetscCall(TestDisks40Remove(base));
@@ -293,13 +311,16 @@ int main(int argc, char **argv)
     const int    mp = M_PBD, mg = M_PGS, mpen0 = 3;
     const double osl = Order(sl[mp], nsl[mp], 1.0), odk = Order(dk[mp], ndk[mp], 4.0 / (1 << 11)), opgs = pgsOrder;
     (void)mg;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "observed orders: sliding pbd %.4f; 40 disks pbd %.4f, pgs %.4f (self-convergence)\n", osl, odk, opgs));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "observed orders: sliding pbd %.4f; 40 disks pbd %.4f, pgs %.4f (self-convergence)\n", osl,
+                          odk, opgs));
     CHECK(osl >= 0.8 && osl <= 1.2, "sliding: PBD order %.4f not in [0.8, 1.2]", osl);
     CHECK(odk >= 0.8 && odk <= 1.2, "40 disks: PBD order %.4f not in [0.8, 1.2]", odk);
     CHECK(opgs >= 0.8 && opgs <= 1.2, "40 disks: PGS order %.4f not in [0.8, 1.2]", opgs);
     for (int m = 1; m < 4 + NGAMMA - 1; m++) {
       char who[32];
-      PetscCall(PetscSNPrintf(who, sizeof(who), "%s%s%g", names[m < 3 ? m : M_PENALTY], m < 3 ? "" : " gamma ", m < 3 ? 0.0 : gammas[m - 3]));
+      PetscCall(PetscSNPrintf(who, sizeof(who), "%s%s%g", names[m < 3 ? m : M_PENALTY], m < 3 ? "" : " gamma ",
+                              m < 3 ? 0.0 : gammas[m - 3]));
       if (m < 3) who[strlen(names[m])] = 0;
       /* asserted on the 40 disks, and on the sliding case against pngs and pgs; the
          sliding case's penalty runs are printed only (see README: the consistent two-ball
@@ -309,18 +330,25 @@ int main(int argc, char **argv)
     }
     { /* the smallest penalty parameter stops converging: the last 3 halvings gain < 2x */
       const Point *a = sl[mpen0], *b = dk[mpen0];
-      const double rs = a[nsl[mpen0] - 4].error / a[nsl[mpen0] - 1].error, rd = b[ndk[mpen0] - 4].error / b[ndk[mpen0] - 1].error;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "penalty gamma %g: error ratio over the last 3 halvings of h: sliding %.3f, 40 disks %.3f (PBD: %.3f, %.3f)\n", gammas[0], rs, rd, sl[mp][nsl[mp] - 4].error / sl[mp][nsl[mp] - 1].error, dk[mp][ndk[mp] - 4].error / dk[mp][ndk[mp] - 1].error));
+      const double rs = a[nsl[mpen0] - 4].error / a[nsl[mpen0] - 1].error,
+                   rd = b[ndk[mpen0] - 4].error / b[ndk[mpen0] - 1].error;
+      PetscCall(PetscPrintf(
+        PETSC_COMM_WORLD,
+        "penalty gamma %g: error ratio over the last 3 halvings of h: sliding %.3f, 40 disks %.3f (PBD: %.3f, %.3f)\n",
+        gammas[0], rs, rd, sl[mp][nsl[mp] - 4].error / sl[mp][nsl[mp] - 1].error,
+        dk[mp][ndk[mp] - 4].error / dk[mp][ndk[mp] - 1].error));
       CHECK(rs < 2 && rd < 2, "penalty with gamma %g still converges: ratios %.3f, %.3f", gammas[0], rs, rd);
     }
     for (int m = 0; m < 4 + NGAMMA - 1; m++) /* bounded violation */
       for (int k = 0; k < ndk[m]; k++) {
-        const Point *p     = &dk[m][k];
+        const Point *p = &dk[m][k];
         /* projections: K = overlap / h <= 25 (as test_violation); penalty, where stable
            (h gamma <= 1/2): O(1 / gamma) — at rest 6.9 / gamma is measured, the
            transient of the collapse compresses more */
         const double bound = m < 3 ? 25 * p->h : 25 / gammas[m - 3];
-        if (m < 3 || p->h * gammas[m - 3] <= 0.5) CHECK(p->viol <= bound, "40 disks %s (gamma %g) h %g: overlap %g above %g", names[m < 3 ? m : M_PENALTY], m < 3 ? 0.0 : gammas[m - 3], p->h, p->viol, bound);
+        if (m < 3 || p->h * gammas[m - 3] <= 0.5)
+          CHECK(p->viol <= bound, "40 disks %s (gamma %g) h %g: overlap %g above %g", names[m < 3 ? m : M_PENALTY],
+                m < 3 ? 0.0 : gammas[m - 3], p->h, p->viol, bound);
       }
   }
   int rc = TestFinish();

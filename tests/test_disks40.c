@@ -49,14 +49,16 @@ int main(int argc, char **argv)
     PetscCallMPI(MPI_Bcast(xr, 40, MPIU_REAL, 0, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Bcast(yr, 40, MPIU_REAL, 0, PETSC_COMM_WORLD));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# 40 disks (seed 000 §4.3), reference h = T/2^20\n#        h        error     ratio\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "# 40 disks (seed 000 §4.3), reference h = T/2^20\n#        h        error     ratio\n"));
   for (int k = 0; k < 6; k++) {
     const PetscInt n = 1 << (11 + k);
     PetscCall(RunTo(PETSC_COMM_WORLD, T, n, x, y));
     e[k] = 0;
     h[k] = T / n;
     for (int i = 0; i < 40; i++) e[k] = PetscMax(e[k], PetscSqrtReal(PetscSqr(x[i] - xr[i]) + PetscSqr(y[i] - yr[i])));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %10.6f  %12.5e  %6.3f\n", (double)h[k], (double)e[k], k ? (double)(e[k - 1] / e[k]) : 0.0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %10.6f  %12.5e  %6.3f\n", (double)h[k], (double)e[k],
+                          k ? (double)(e[k - 1] / e[k]) : 0.0));
     sx += PetscLogReal(h[k]);
     sy += PetscLogReal(e[k]);
     sxx += PetscSqr(PetscLogReal(h[k]));

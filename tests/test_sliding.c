@@ -25,14 +25,15 @@ static double SupError(double h, double T, double a, double C)
 {
   const double R = sqrt(1 + C * C), c1[3] = {0, 0, C}, c2[3] = {0, 0, -C};
   double       x[3] = {sin(a), cos(a), 0}, err = 0;
-  const long   n    = lround(T / h);
+  const long   n = lround(T / h);
   for (long k = 1; k <= n; k++) {
     double ex[3];
     x[1] -= h; /* prediction with f = -e_2 */
     ProjectOutsideBall(3, x, c1, R);
     ProjectOutsideBall(3, x, c2, R);
     SlidingExact(a, k * h, ex);
-    const double e = sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + (x[2] - ex[2]) * (x[2] - ex[2]));
+    const double e =
+      sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + (x[2] - ex[2]) * (x[2] - ex[2]));
     if (e > err) err = e;
   }
   return err;
@@ -43,7 +44,8 @@ int main(void)
   const double a = SLIDING_PI / 16, C = 10, T = 3;
   int          passed = 0, failed = 0;
   double       h[6], e[6], sx = 0, sy = 0, sxx = 0, sxy = 0;
-  printf("# sliding case (seed 000 §4.2), d = 3, C = %g, alpha = pi/16, T = %g\n#        h        sup error   ratio\n", C, T);
+  printf("# sliding case (seed 000 §4.2), d = 3, C = %g, alpha = pi/16, T = %g\n#        h        sup error   ratio\n",
+         C, T);
   for (int k = 0; k < 6; k++) {
     h[k] = 0.005 / (1 << k);
     e[k] = SupError(h[k], T, a, C);

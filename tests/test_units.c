@@ -16,36 +16,42 @@ static void TestProjections(void)
 {
   unsigned seed = 7;
   for (int k = 0; k < 2000; k++) {
-    double xi = Rand(&seed), yi = Rand(&seed), xj = Rand(&seed), yj = Rand(&seed), s = 0.05 + Rand(&seed);
-    const double mx = 0.5 * (xi + xj), my = 0.5 * (yi + yj), d0 = hypot(xj - xi, yj - yi);
-    const double ex = (xj - xi) / d0, ey = (yj - yi) / d0;
-    const int64_t two = 2;
-    int moved = ProjectPair(&xi, &yi, &xj, &yj, s, 1, &two);
-    const double d1 = hypot(xj - xi, yj - yi);
+    double        xi = Rand(&seed), yi = Rand(&seed), xj = Rand(&seed), yj = Rand(&seed), s = 0.05 + Rand(&seed);
+    const double  mx = 0.5 * (xi + xj), my = 0.5 * (yi + yj), d0 = hypot(xj - xi, yj - yi);
+    const double  ex = (xj - xi) / d0, ey = (yj - yi) / d0;
+    const int64_t two   = 2;
+    int           moved = ProjectPair(&xi, &yi, &xj, &yj, s, 1, &two);
+    const double  d1    = hypot(xj - xi, yj - yi);
     if (d0 < s) {
       CHECK(moved && fabs(d1 - s) <= 1e-12 * s, "violated pair not projected to contact: %g vs %g", d1, s);
-      CHECK(fabs(0.5 * (xi + xj) - mx) < 1e-14 && fabs(0.5 * (yi + yj) - my) < 1e-14, "pair projection moved the midpoint");
-      CHECK(fabs((xj - xi) / d1 - ex) < 1e-12 && fabs((yj - yi) / d1 - ey) < 1e-12, "pair projection changed the direction");
+      CHECK(fabs(0.5 * (xi + xj) - mx) < 1e-14 && fabs(0.5 * (yi + yj) - my) < 1e-14,
+            "pair projection moved the midpoint");
+      CHECK(fabs((xj - xi) / d1 - ex) < 1e-12 && fabs((yj - yi) / d1 - ey) < 1e-12,
+            "pair projection changed the direction");
     } else CHECK(!moved && d1 == d0, "satisfied pair was moved");
   }
   { /* coincident centres: deterministic by id */
-    double a[2] = {1, 1}, b[2] = {1, 1};
+    double        a[2] = {1, 1}, b[2] = {1, 1};
     const int64_t three = 3;
     ProjectPair(&a[0], &a[1], &b[0], &b[1], 0.5, 9, &three);
-    CHECK(a[0] == 1.25 && b[0] == 0.75 && a[1] == 1 && b[1] == 1, "coincident pair: got (%g,%g) (%g,%g)", a[0], a[1], b[0], b[1]);
+    CHECK(a[0] == 1.25 && b[0] == 0.75 && a[1] == 1 && b[1] == 1, "coincident pair: got (%g,%g) (%g,%g)", a[0], a[1],
+          b[0], b[1]);
   }
   for (int k = 0; k < 500; k++) {
-    double th = 2 * PETSC_PI * Rand(&seed), w[3] = {cos(th), sin(th), Rand(&seed) - 0.5}, x = Rand(&seed), y = Rand(&seed), r = 0.1;
+    double th = 2 * PETSC_PI * Rand(&seed), w[3] = {cos(th), sin(th), Rand(&seed) - 0.5}, x = Rand(&seed),
+           y = Rand(&seed), r = 0.1;
     const double g0 = w[0] * x + w[1] * y - w[2] - r, x0 = x, y0 = y;
     ProjectHalfPlane(&x, &y, r, w);
     const double g1 = w[0] * x + w[1] * y - w[2] - r;
-    if (g0 < 0) CHECK(fabs(g1) < 1e-14 && fabs((x - x0) * w[1] - (y - y0) * w[0]) < 1e-14, "half-plane projection: g %g", g1);
+    if (g0 < 0)
+      CHECK(fabs(g1) < 1e-14 && fabs((x - x0) * w[1] - (y - y0) * w[0]) < 1e-14, "half-plane projection: g %g", g1);
     else CHECK(x == x0 && y == y0, "satisfied half-plane moved the disk");
   }
   {
     double c[3] = {0, 0, 10}, x[3] = {0.3, 0.4, 9.5};
     ProjectOutsideBall(3, x, c, 2.0);
-    CHECK(fabs(sqrt(x[0] * x[0] + x[1] * x[1] + (x[2] - 10) * (x[2] - 10)) - 2.0) < 1e-14, "ball projection not on the sphere");
+    CHECK(fabs(sqrt(x[0] * x[0] + x[1] * x[1] + (x[2] - 10) * (x[2] - 10)) - 2.0) < 1e-14,
+          "ball projection not on the sphere");
   }
 }
 
@@ -60,29 +66,29 @@ static void TestProjections(void)
    - two tiles of one colour never move a disk of the same cell.                       */
 static PetscErrorCode TestColouring(void)
 {
-  const PetscInt shapes[][5] = { /* cells nx, ny, tile T, blocks px, py */
-    {23, 17, 3, 2, 3},
-    {16, 16, 2, 1, 1},
-    {16, 16, 2, 3, 2},
-    {9,  5,  4, 2, 1},
-    {7,  7,  2, 2, 2},
-    {40, 9,  5, 3, 1}
-  };
+  const PetscInt shapes[][5] = {/* cells nx, ny, tile T, blocks px, py */
+                                {23, 17, 3, 2, 3}, {16, 16, 2, 1, 1}, {16, 16, 2, 3, 2},
+                                {9, 5, 4, 2, 1},   {7, 7, 2, 2, 2},   {40, 9, 5, 3, 1}};
   PetscFunctionBeginUser;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++) {
       int hits = 0;
       if (!dx && !dy) continue;
-      for (int f = 0; f < 4; f++) hits += (THRONG_FWD[f][0] == dx && THRONG_FWD[f][1] == dy) + (THRONG_FWD[f][0] == -dx && THRONG_FWD[f][1] == -dy);
+      for (int f = 0; f < 4; f++)
+        hits +=
+          (THRONG_FWD[f][0] == dx && THRONG_FWD[f][1] == dy) + (THRONG_FWD[f][0] == -dx && THRONG_FWD[f][1] == -dy);
       CHECK(hits == 1, "neighbour direction (%d, %d) is taken %d times by the forward stencil", dx, dy, hits);
     }
   for (PetscInt L = 3; L < 40; L += 7) { /* the offsets the sweep uses are these directions */
     PetscInt fwd[4];
     DomainForwardOffsets(L, fwd);
-    for (int f = 0; f < 4; f++) CHECK(fwd[f] == THRONG_FWD[f][0] + THRONG_FWD[f][1] * L, "forward offset %d of row length %d is %d, not THRONG_FWD's", f, (int)L, (int)fwd[f]);
+    for (int f = 0; f < 4; f++)
+      CHECK(fwd[f] == THRONG_FWD[f][0] + THRONG_FWD[f][1] * L,
+            "forward offset %d of row length %d is %d, not THRONG_FWD's", f, (int)L, (int)fwd[f]);
   }
   for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
-    const PetscInt nx = shapes[sh][0], ny = shapes[sh][1], T = shapes[sh][2], ntx = (nx + T - 1) / T, nty = (ny + T - 1) / T;
+    const PetscInt nx = shapes[sh][0], ny = shapes[sh][1], T = shapes[sh][2], ntx = (nx + T - 1) / T,
+                   nty  = (ny + T - 1) / T;
     const PetscInt P[2] = {shapes[sh][3], shapes[sh][4]}, nt[2] = {ntx, nty};
     int           *mark, *visits, clash = 0, bad = 0;
     PetscCall(PetscCalloc1(nx * ny, &mark));
@@ -91,11 +97,13 @@ static PetscErrorCode TestColouring(void)
       PetscCall(PetscArrayzero(mark, nx * ny));
       for (PetscInt by = 0; by < P[1]; by++)
         for (PetscInt bx = 0; bx < P[0]; bx++) {
-          const PetscInt t0[2] = {nt[0] * bx / P[0], nt[1] * by / P[1]}, t1[2] = {nt[0] * (bx + 1) / P[0], nt[1] * (by + 1) / P[1]};
+          const PetscInt t0[2] = {nt[0] * bx / P[0], nt[1] * by / P[1]},
+                         t1[2] = {nt[0] * (bx + 1) / P[0], nt[1] * (by + 1) / P[1]};
           for (PetscInt ty = DomainColourStart(t0[1], col >> 1); ty < t1[1]; ty += 2)
             for (PetscInt tx = DomainColourStart(t0[0], col & 1); tx < t1[0]; tx += 2) {
               const int tile = (int)(tx + ntx * ty + 1);
-              CHECK(DomainTileColour(tx, ty) == col, "tile (%d, %d) swept in colour %d, not its own", (int)tx, (int)ty, col);
+              CHECK(DomainTileColour(tx, ty) == col, "tile (%d, %d) swept in colour %d, not its own", (int)tx, (int)ty,
+                    col);
               for (PetscInt cy = ty * T; cy < PetscMin((ty + 1) * T, ny); cy++)
                 for (PetscInt cx = tx * T; cx < PetscMin((tx + 1) * T, nx); cx++)
                   for (int f = -1; f < 4; f++) {
@@ -118,8 +126,10 @@ static PetscErrorCode TestColouring(void)
           const int      want = ex >= 0 && ex < nx && ey >= 0 && ey < ny;
           bad += visits[(cy * nx + cx) * 5 + f + 1] != want;
         }
-    CHECK(!clash, "%dx%d cells in tiles of %d on %dx%d blocks: %d cells moved by two tiles of one colour", (int)nx, (int)ny, (int)T, (int)P[0], (int)P[1], clash);
-    CHECK(!bad, "%dx%d cells in tiles of %d on %dx%d blocks: %d constraints not visited exactly once", (int)nx, (int)ny, (int)T, (int)P[0], (int)P[1], bad);
+    CHECK(!clash, "%dx%d cells in tiles of %d on %dx%d blocks: %d cells moved by two tiles of one colour", (int)nx,
+          (int)ny, (int)T, (int)P[0], (int)P[1], clash);
+    CHECK(!bad, "%dx%d cells in tiles of %d on %dx%d blocks: %d constraints not visited exactly once", (int)nx, (int)ny,
+          (int)T, (int)P[0], (int)P[1], bad);
     PetscCall(PetscFree(mark));
     PetscCall(PetscFree(visits));
   }
@@ -129,7 +139,7 @@ static PetscErrorCode TestColouring(void)
 /* Binning: each owned disk lies in its cell, cells partition [0, n), ids ascend in a cell. */
 static PetscErrorCode CheckCells(Sim *s, const char *when)
 {
-  const Domain *d = &s->dom;
+  const Domain *d       = &s->dom;
   PetscInt      covered = 0, badCell = 0, badOrder = 0;
   PetscFunctionBeginUser;
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
@@ -151,11 +161,11 @@ static PetscErrorCode CheckCells(Sim *s, const char *when)
 /* Ghosts are exactly the other ranks' disks binned in this rank's ring, bit for bit. */
 static PetscErrorCode CheckHalo(Sim *s, const char *when)
 {
-  const Domain *d = &s->dom;
+  const Domain  *d = &s->dom;
   const PetscInt N = (PetscInt)s->prm.n;
-  PetscReal    *x, *y, *xb, *yb;
-  PetscMPIInt  *own;
-  PetscInt      wrong = 0, missing = 0, ringDisks = 0;
+  PetscReal     *x, *y, *xb, *yb;
+  PetscMPIInt   *own;
+  PetscInt       wrong = 0, missing = 0, ringDisks = 0;
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc4(N, &x, N, &y, N, &xb, N, &yb));
   PetscCall(PetscCalloc1(N, &own));
@@ -188,7 +198,8 @@ static PetscErrorCode CheckHalo(Sim *s, const char *when)
     CHECK(size == 1 || ngAll > 0, "%s: no ghosts at all on %d ranks", when, size);
   }
   CHECK(!wrong, "%s: %d ghosts differ from their owners", when, (int)wrong);
-  CHECK(!missing && ringDisks == s->P.ng, "%s: %d of %d ring disks missing, %d ghosts", when, (int)missing, (int)ringDisks, (int)s->P.ng);
+  CHECK(!missing && ringDisks == s->P.ng, "%s: %d of %d ring disks missing, %d ghosts", when, (int)missing,
+        (int)ringDisks, (int)s->P.ng);
   PetscCall(PetscFree(seen));
   PetscCall(PetscFree(own));
   PetscCall(PetscFree4(x, y, xb, yb));
@@ -197,7 +208,8 @@ static PetscErrorCode CheckHalo(Sim *s, const char *when)
 
 /* Every cut of n columns into p strips of >= 1 column (as cut[0..p]), by recursion: the
    smallest heaviest strip, over bands S (nb x n), for the brute-force check of Cut1D. */
-static PetscInt64 BruteBest(PetscInt n, PetscInt nb, const PetscInt64 *S, PetscInt p, PetscInt k, PetscInt pos, PetscInt64 sofar)
+static PetscInt64 BruteBest(PetscInt n, PetscInt nb, const PetscInt64 *S, PetscInt p, PetscInt k, PetscInt pos,
+                            PetscInt64 sofar)
 {
   PetscInt64 best = INT64_MAX;
   if (k == p - 1) { /* the last strip takes the rest */
@@ -230,7 +242,8 @@ static PetscErrorCode TestBalance(void)
   PetscFunctionBeginUser;
   for (int k = 0; k < 300; k++) {
     const PetscInt    nt[2] = {1 + (PetscInt)(12 * Rand(&seed)), 1 + (PetscInt)(9 * Rand(&seed))};
-    const PetscMPIInt p[2]  = {1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[0], 4)), 1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[1], 3))};
+    const PetscMPIInt p[2]  = {1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[0], 4)),
+                               1 + (PetscMPIInt)(Rand(&seed) * (double)PetscMin(nt[1], 3))};
     PetscInt64        W[12 * 9], heavy, even;
     PetscInt          cx[5], cy[4];
     const int         skew = k % 3; /* uniform, a hot corner, a hot stripe */
@@ -249,8 +262,10 @@ static PetscErrorCode TestBalance(void)
     for (PetscMPIInt b = 0; b < p[0]; b++) valid = valid && cx[b + 1] > cx[b];
     for (PetscMPIInt b = 0; b < p[1]; b++) valid = valid && cy[b + 1] > cy[b];
     CHECK(valid, "case %d: invalid cuts", k);
-    CHECK(heavy <= even, "case %d: heaviest block %lld, worse than the even cuts' %lld", k, (long long)heavy, (long long)even);
-    CHECK(heavy == BalanceHeaviest(nt, W, p, cx, cy), "case %d: reported heaviest %lld is not the cuts' %lld", k, (long long)heavy, (long long)BalanceHeaviest(nt, W, p, cx, cy));
+    CHECK(heavy <= even, "case %d: heaviest block %lld, worse than the even cuts' %lld", k, (long long)heavy,
+          (long long)even);
+    CHECK(heavy == BalanceHeaviest(nt, W, p, cx, cy), "case %d: reported heaviest %lld is not the cuts' %lld", k,
+          (long long)heavy, (long long)BalanceHeaviest(nt, W, p, cx, cy));
     if (p[1] == 1) { /* one band: the x cut alone, which must be the optimum */
       PetscInt64 S[12];
       for (PetscInt tx = 0; tx < nt[0]; tx++) {
@@ -258,7 +273,8 @@ static PetscErrorCode TestBalance(void)
         for (PetscInt ty = 0; ty < nt[1]; ty++) S[tx] += W[ty * nt[0] + tx];
       }
       const PetscInt64 opt = BruteBest(nt[0], 1, S, p[0], 0, 0, 0);
-      CHECK(heavy == opt, "case %d: 1-D cut gives %lld, the best of all cuts is %lld", k, (long long)heavy, (long long)opt);
+      CHECK(heavy == opt, "case %d: 1-D cut gives %lld, the best of all cuts is %lld", k, (long long)heavy,
+            (long long)opt);
     }
   }
   { /* 4 x 1 ranks over 16 columns, all the load in the first 4: one column each */
@@ -268,7 +284,9 @@ static PetscErrorCode TestBalance(void)
     PetscInt          cx[5] = {0, 4, 8, 12, 16}, cy[2] = {0, 2};
     for (PetscInt tx = 0; tx < 4; tx++) W[tx] = W[16 + tx] = 50;
     PetscCall(BalanceRectilinear(nt, W, p, cx, cy, &heavy));
-    CHECK(heavy == 100 && cx[1] == 1 && cx[2] == 2 && cx[3] == 3, "hot west: heaviest %lld, cuts %d %d %d (want 100; 1 2 3)", (long long)heavy, (int)cx[1], (int)cx[2], (int)cx[3]);
+    CHECK(heavy == 100 && cx[1] == 1 && cx[2] == 2 && cx[3] == 3,
+          "hot west: heaviest %lld, cuts %d %d %d (want 100; 1 2 3)", (long long)heavy, (int)cx[1], (int)cx[2],
+          (int)cx[3]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -278,7 +296,7 @@ static PetscErrorCode TestBalance(void)
    it by sqrt(2 D h) xi. */
 static PetscErrorCode TestNoise(void)
 {
-  const PetscInt n = 200000;
+  const PetscInt n  = 200000;
   double         m1 = 0, m2 = 0, m4 = 0, c = 0;
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < n; i++) {
@@ -298,7 +316,8 @@ static PetscErrorCode TestNoise(void)
     DriverNoise(7, 5, 9, a);
     DriverNoise(7, 5, 9, b);
     DriverNoise(8, 5, 9, d);
-    CHECK(a[0] == b[0] && a[1] == b[1] && (a[0] != d[0] || a[1] != d[1]), "noise is not a function of (seed, id, step)");
+    CHECK(a[0] == b[0] && a[1] == b[1] && (a[0] != d[0] || a[1] != d[1]),
+          "noise is not a function of (seed, id, step)");
   }
   { /* the prediction: x += sqrt(2 D h) xi for a free disk */
     Params     prm;
@@ -311,7 +330,8 @@ static PetscErrorCode TestNoise(void)
     drv.step = 41;
     PetscCall(DriverPredict(&drv, 0.01, 3, x, y, id, 3, xb, yb, d2));
     DriverNoise(11, 2, 41, g);
-    CHECK(fabs(x[2] - 3 - sqrt(2 * 0.3 * 0.01) * g[0]) < 1e-14 && fabs(y[2] - 6 - sqrt(2 * 0.3 * 0.01) * g[1]) < 1e-14, "noise prediction: moved by (%g, %g), want sqrt(2 D h) xi", x[2] - 3, y[2] - 6);
+    CHECK(fabs(x[2] - 3 - sqrt(2 * 0.3 * 0.01) * g[0]) < 1e-14 && fabs(y[2] - 6 - sqrt(2 * 0.3 * 0.01) * g[1]) < 1e-14,
+          "noise prediction: moved by (%g, %g), want sqrt(2 D h) xi", x[2] - 3, y[2] - 6);
     PetscCall(DriverDestroy(&drv));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -333,7 +353,7 @@ static PetscErrorCode TestEngine(const char *opts, PetscBool expectRepartition)
   CHECK(after.n == before.n && after.h[0] == before.h[0] && after.h[1] == before.h[1], "id set changed by migration");
   CHECK(s.rebins > 0, "the test made no rebinning");
   {
-    PetscInt64 moved = s.mig.moved;
+    PetscInt64  moved = s.mig.moved;
     PetscMPIInt size;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -370,7 +390,9 @@ static PetscErrorCode TestNonFinite(const char *opts)
   PetscCall(PetscPopErrorHandler());
   code[0] = (int)ierr, code[1] = -(int)ierr;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, code, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
-  CHECK(code[0] == PETSC_ERR_FP && -code[1] == PETSC_ERR_FP, "%s: a NaN coordinate gave error codes %d..%d after %d steps, not %d on every rank", opts, -code[1], code[0], (int)steps, PETSC_ERR_FP);
+  CHECK(code[0] == PETSC_ERR_FP && -code[1] == PETSC_ERR_FP,
+        "%s: a NaN coordinate gave error codes %d..%d after %d steps, not %d on every rank", opts, -code[1], code[0],
+        (int)steps, PETSC_ERR_FP);
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   (void)SimDestroy(&s); /* a half-done step: only the memory matters here */
   PetscCall(PetscPopErrorHandler());
@@ -391,7 +413,8 @@ static PetscErrorCode CheckFields(Sim *s, PetscInt kt, PetscInt kw, const char *
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < s->P.n; i++) bad += tag[i] != 3 * s->P.id[i] + 1 || w[i] != 0.5 * (PetscReal)s->P.id[i];
   for (PetscInt g = s->P.n; g < s->P.n + s->P.ng; g++) badGhost += tag[g] != 3 * s->P.id[g] + 1;
-  CHECK(!bad && !badGhost, "%s: %d owned disks and %d ghosts with another disk's field values", when, (int)bad, (int)badGhost);
+  CHECK(!bad && !badGhost, "%s: %d owned disks and %d ghosts with another disk's field values", when, (int)bad,
+        (int)badGhost);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -407,7 +430,8 @@ static PetscErrorCode TestFields(const char *opts)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(TestSimCreate(opts, &s));
-  PetscCall(ParticlesRegisterField(&s.P, "tag", FIELD_INT64, FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt));
+  PetscCall(ParticlesRegisterField(&s.P, "tag", FIELD_INT64,
+                                   FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt));
   PetscCall(ParticlesRegisterField(&s.P, "w", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_CHECKPOINT, &kw));
   for (PetscInt i = 0; i < s.P.n; i++) {
     ((PetscInt64 *)ParticlesField(&s.P, kt))[i] = 3 * s.P.id[i] + 1;
@@ -430,7 +454,8 @@ static PetscErrorCode TestFields(const char *opts)
       memcpy(&t, recs.rec + (size_t)recs.words * i + recs.word[kt], 8);
       bad += t != 3 * IoRecsId(&recs, i) + 1 || (i > 0 && IoRecsId(&recs, i) <= IoRecsId(&recs, i - 1));
     }
-    CHECK(!bad && total == s.prm.n, "fields: %d id-ordered records out of order or with another disk's tag (%d of %d)", (int)bad, (int)total, (int)s.prm.n);
+    CHECK(!bad && total == s.prm.n, "fields: %d id-ordered records out of order or with another disk's tag (%d of %d)",
+          (int)bad, (int)total, (int)s.prm.n);
   }
   PetscCall(IoRecsDestroy(&recs));
   /* a checkpoint, and a restart that registers the same fields */
@@ -438,7 +463,8 @@ static PetscErrorCode TestFields(const char *opts)
   PetscCallMPI(MPI_Bcast(path, sizeof(path), MPI_CHAR, 0, PETSC_COMM_WORLD));
   PetscCall(CheckpointWrite(&s, path));
   PetscCall(SimSetUp(PETSC_COMM_WORLD, &s.prm, &r));
-  PetscCall(ParticlesRegisterField(&r.P, "tag", FIELD_INT64, FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt2));
+  PetscCall(ParticlesRegisterField(&r.P, "tag", FIELD_INT64,
+                                   FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT | FIELD_SNAPSHOT, &kt2));
   PetscCall(ParticlesRegisterField(&r.P, "w", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_CHECKPOINT, &kw2));
   PetscCall(CheckpointRead(&r, path));
   PetscCall(CheckFields(&r, kt2, kw2, "after a restart"));
@@ -462,16 +488,27 @@ int main(int argc, char **argv)
   PetscCall(TestBalance());
   PetscCall(TestNoise());
   PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.5 -dt 0.02 -polydispersity 0.3 -tile 2", PETSC_FALSE));
-  PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 -init_region 0,0,60,50 -tile 3", PETSC_FALSE));
+  PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 "
+                       "-init_region 0,0,60,50 -tile 3",
+                       PETSC_FALSE));
   /* a crowd pulled into one corner, repartitioned at every rebinning it can */
-  PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 -tile 2 -balance_threshold 1.01 -balance_interval 0", PETSC_TRUE));
-  PetscCall(TestFields("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 -tile 2 -balance_threshold 1.01 -balance_interval 0"));
-  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2"));
-  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver pngs"));
-  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver penalty"));
-  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver pgs"));
-  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -noise 1e-9"));
-  PetscCall(TestNonFinite("-geometry builtin:venue -n 400 -radius 0.2 -polydispersity 0 -init jitter -init_phi 0.3 -dt 0.01 -skin 0.2"));
+  PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 "
+                       "-tile 2 -balance_threshold 1.01 -balance_interval 0",
+                       PETSC_TRUE));
+  PetscCall(TestFields("-n 3000 -init uniform -attract_gamma 0.8 -attract_center 10,10 -dt 0.05 -polydispersity 0.2 "
+                       "-tile 2 -balance_threshold 1.01 -balance_interval 0"));
+  PetscCall(TestNonFinite(
+    "-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2"));
+  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 "
+                          "-tile 2 -solver pngs"));
+  PetscCall(TestNonFinite("-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 "
+                          "-tile 2 -solver penalty"));
+  PetscCall(TestNonFinite(
+    "-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -solver pgs"));
+  PetscCall(TestNonFinite(
+    "-n 400 -init lattice -init_phi 0.01 -box 0,0,300,300 -attract_gamma 0 -gravity 0,0 -dt 0.02 -tile 2 -noise 1e-9"));
+  PetscCall(TestNonFinite(
+    "-geometry builtin:venue -n 400 -radius 0.2 -polydispersity 0 -init jitter -init_phi 0.3 -dt 0.01 -skin 0.2"));
   int rc = TestFinish();
   PetscCall(PetscFinalize());
   return rc;

@@ -22,8 +22,11 @@ int main(int argc, char **argv)
     Sim       s;
     char      opts[512];
     PetscReal worst = 0, ovl;
-    const int n = (int)lround((double)(T / hs[k]));
-    PetscCall(PetscSNPrintf(opts, sizeof(opts), "-n 500 -radius 0.5 -polydispersity 0 -init lattice -init_phi 0.9 -gravity 0,-1 -attract_gamma 0 -box 0,0,50,60 -init_region 0,0,50,60 -dt %g -tile 4", (double)hs[k]));
+    const int n     = (int)lround((double)(T / hs[k]));
+    PetscCall(PetscSNPrintf(opts, sizeof(opts),
+                            "-n 500 -radius 0.5 -polydispersity 0 -init lattice -init_phi 0.9 -gravity 0,-1 "
+                            "-attract_gamma 0 -box 0,0,50,60 -init_region 0,0,50,60 -dt %g -tile 4",
+                            (double)hs[k]));
     PetscCall(TestSimCreate(opts, &s));
     for (int j = 0; j < n; j++) {
       PetscCall(SolverStep(&s));
@@ -33,11 +36,14 @@ int main(int argc, char **argv)
     const PetscReal K = worst / hs[k];
     kmin              = PetscMin(kmin, K);
     kmax              = PetscMax(kmax, K);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "h %-8g  max overlap over the run %.4e  overlap/h %.4f\n", (double)hs[k], (double)worst, (double)K));
-    CHECK(worst <= Kbound * hs[k], "h = %g: overlap %g exceeds K h = %g", (double)hs[k], (double)worst, (double)(Kbound * hs[k]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "h %-8g  max overlap over the run %.4e  overlap/h %.4f\n", (double)hs[k],
+                          (double)worst, (double)K));
+    CHECK(worst <= Kbound * hs[k], "h = %g: overlap %g exceeds K h = %g", (double)hs[k], (double)worst,
+          (double)(Kbound * hs[k]));
     PetscCall(SimDestroy(&s));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "measured K = max overlap / h in [%.4f, %.4f]\n", (double)kmin, (double)kmax));
+  PetscCall(
+    PetscPrintf(PETSC_COMM_WORLD, "measured K = max overlap / h in [%.4f, %.4f]\n", (double)kmin, (double)kmax));
   CHECK(kmax < 2 * kmin, "overlap is not first order in h: overlap/h from %g to %g", (double)kmin, (double)kmax);
   int rc = TestFinish();
   PetscCall(PetscFinalize());

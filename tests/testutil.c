@@ -64,7 +64,10 @@ PetscErrorCode TestDisks40Start(char *opts, size_t len)
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  PetscCall(PetscSNPrintf(opts, len, "-radius 0.1 -polydispersity 0 -attract_gamma 1 -attract_center 0,0 -wall_box 0 -halfplanes 0,1,0 -box -2,-1,2,3 -init file -init_file disks40_%d.txt -tile 2", pid));
+  PetscCall(PetscSNPrintf(opts, len,
+                          "-radius 0.1 -polydispersity 0 -attract_gamma 1 -attract_center 0,0 -wall_box 0 -halfplanes "
+                          "0,1,0 -box -2,-1,2,3 -init file -init_file disks40_%d.txt -tile 2",
+                          pid));
   if (!rank) {
     char  name[64];
     FILE *f;
@@ -72,7 +75,9 @@ PetscErrorCode TestDisks40Start(char *opts, size_t len)
     f = fopen(name, "w");
     PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", name);
     fprintf(f, "# 40 disks of radius 0.1 on a golden-angle spiral\n");
-    for (int k = 0; k < 40; k++) fprintf(f, "%.17g %.17g 0.1\n", 0.16 * sqrt(k + 0.5) * cos(2.39996322972865332 * k), 1.15 + 0.16 * sqrt(k + 0.5) * sin(2.39996322972865332 * k));
+    for (int k = 0; k < 40; k++)
+      fprintf(f, "%.17g %.17g 0.1\n", 0.16 * sqrt(k + 0.5) * cos(2.39996322972865332 * k),
+              1.15 + 0.16 * sqrt(k + 0.5) * sin(2.39996322972865332 * k));
     fclose(f);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,11 +4,11 @@
 #include <throng/particles.h>
 
 typedef struct {
-  PetscInt *beg, *end; /* per local cell: the disks in it are [beg, end)                 */
-  PetscInt *key;       /* scratch: local cell of each disk                               */
-  PetscInt *perm;      /* scratch: gather permutation                                    */
-  PetscInt *count;     /* scratch: per cell                                              */
-  PetscInt  cap;
+  PetscInt  *beg, *end; /* per local cell: the disks in it are [beg, end)                 */
+  PetscInt  *key;       /* scratch: local cell of each disk                               */
+  PetscInt  *perm;      /* scratch: gather permutation                                    */
+  PetscInt  *count;     /* scratch: per cell                                              */
+  PetscInt   cap;
   PetscInt64 candidates; /* candidate pairs of the current binning (diagnostic, work)     */
 } Cells;
 

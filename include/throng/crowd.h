@@ -27,34 +27,34 @@ typedef struct {
 /* The collision-free speed model (csm.c): parameters, the far neighbours, wall lists. */
 typedef struct {
   PetscBool  on;
-  PetscReal  range;            /* R: the neighbours the law looks at                   */
-  PetscReal  rmax;             /* largest radius                                       */
-  PetscReal  T[2];             /* time gap of each population (s)                      */
-  PetscReal  a, D, aw, Dw;     /* repulsion strength and range: neighbours, walls      */
-  PetscReal  avoid;            /* lateral avoidance strength (0: off)                  */
-  PetscReal  kappa;            /* corridor half-width, in units of l                   */
-  PetscReal  repCut, wallCut;  /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
-  char      *pop;              /* population of each id (when the time gaps differ)     */
+  PetscReal  range;           /* R: the neighbours the law looks at                   */
+  PetscReal  rmax;            /* largest radius                                       */
+  PetscReal  T[2];            /* time gap of each population (s)                      */
+  PetscReal  a, D, aw, Dw;    /* repulsion strength and range: neighbours, walls      */
+  PetscReal  avoid;           /* lateral avoidance strength (0: off)                  */
+  PetscReal  kappa;           /* corridor half-width, in units of l                   */
+  PetscReal  repCut, wallCut; /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
+  char      *pop;             /* population of each id (when the time gaps differ)     */
   Reach      reach;
-  PetscReal  w0[2], wh;        /* wall lists per cell of a grid of edge R/2             */
+  PetscReal  w0[2], wh; /* wall lists per cell of a grid of edge R/2             */
   PetscInt   wn[2], *wbeg, *widx;
-  PetscReal *nb;               /* scratch: the neighbours of one agent, 5 arrays of cap */
+  PetscReal *nb; /* scratch: the neighbours of one agent, 5 arrays of cap */
   PetscInt   cap;
-  PetscInt64 checks;           /* -csm_check_reach: steps checked                       */
+  PetscInt64 checks; /* -csm_check_reach: steps checked                       */
 } Csm;
 
 typedef struct {
-  Geometry  *geom;      /* the run's geometry (s->geom): walkable area, exits, sensors */
+  Geometry  *geom; /* the run's geometry (s->geom): walkable area, exits, sensors */
   Eikonal    eik;
-  Csm        csm;       /* -crowd_model csm: the time-gap speed law                    */
-  PetscReal *exitNormal; /* per exit segment: the unit normal pointing out of the area */
-  PetscBool  exitCross;  /* -exit_rule pass: passages are crossings of the door line    */
-  PetscReal  exitDepth;  /* ... and agents walk on this far beyond it before removal    */
+  Csm        csm;         /* -crowd_model csm: the time-gap speed law                    */
+  PetscReal *exitNormal;  /* per exit segment: the unit normal pointing out of the area */
+  PetscBool  exitCross;   /* -exit_rule pass: passages are crossings of the door line    */
+  PetscReal  exitDepth;   /* ... and agents walk on this far beyond it before removal    */
   PetscInt   pendingLeft; /* the last pendingLeft exit records have no time yet         */
-  ExitRec   *left;      /* agents that left through an exit on this rank               */
+  ExitRec   *left;        /* agents that left through an exit on this rank               */
   PetscInt   nleft, capLeft;
-  PetscInt64 total;     /* agents at the start                                         */
-  float     *speed;     /* free speed of each id (replicated: 4 bytes per agent)       */
+  PetscInt64 total; /* agents at the start                                         */
+  float     *speed; /* free speed of each id (replicated: 4 bytes per agent)       */
   PetscInt64 nspeed;
   /* line sensors: the owned agents' positions at the last mark (after the last rebin or
      step end); crossings found since, waiting for the step's end time, and recorded   */
@@ -84,10 +84,10 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s);
 PetscErrorCode CrowdSensorsMark(Sim *s);
 /* The desired direction at (x, y): down the travel-distance field, or straight on
    through a door whose line the agent has passed (-exit_rule pass with csm). */
-void           CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
-PetscInt       CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
+PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
 /* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
    walk on through the doors, each door's lane between its jambs' extensions. */
 PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt);

@@ -3,32 +3,33 @@
 #include <throng/throng.h>
 
 typedef struct {
-  MPI_Comm    comm;      /* the run's communicator                                     */
-  MPI_Comm    nbr;       /* distributed-graph communicator of the 8-neighbourhood      */
+  MPI_Comm    comm; /* the run's communicator                                     */
+  MPI_Comm    nbr;  /* distributed-graph communicator of the 8-neighbourhood      */
   PetscMPIInt rank, size;
-  PetscMPIInt p[2];      /* ranks along x and y                                       */
-  PetscBool   gridFixed; /* -rank_grid given: the balancer keeps p                     */
-  PetscMPIInt q[2];      /* this rank's block coordinates                             */
+  PetscMPIInt p[2];         /* ranks along x and y                                       */
+  PetscBool   gridFixed;    /* -rank_grid given: the balancer keeps p                     */
+  PetscMPIInt q[2];         /* this rank's block coordinates                             */
   PetscReal   lo[2], hi[2]; /* the decomposed box                                      */
-  PetscReal   w[2];      /* cell widths                                               */
+  PetscReal   w[2];         /* cell widths                                               */
   PetscReal   winv[2];
-  PetscInt    nc[2];     /* global number of cells                                    */
-  PetscInt    tile;      /* tile edge in cells                                        */
-  PetscInt    nt[2];     /* global number of tiles                                    */
-  PetscInt   *cut[2];    /* block b along axis a owns tiles [cut[a][b], cut[a][b+1])   */
+  PetscInt    nc[2];        /* global number of cells                                    */
+  PetscInt    tile;         /* tile edge in cells                                        */
+  PetscInt    nt[2];        /* global number of tiles                                    */
+  PetscInt   *cut[2];       /* block b along axis a owns tiles [cut[a][b], cut[a][b+1])   */
   PetscInt    t0[2], t1[2]; /* owned tiles [t0, t1)                                    */
   PetscInt    c0[2], c1[2]; /* owned cells [c0, c1)                                    */
-  PetscInt    ln[2];     /* local grid = owned cells + a ring of one ghost cell        */
-  PetscInt    ncell;     /* ln[0] * ln[1]                                             */
-  PetscInt   *slot;      /* storage position of each owned local cell (ring: -1): tiles
+  PetscInt    ln[2];        /* local grid = owned cells + a ring of one ghost cell        */
+  PetscInt    ncell;        /* ln[0] * ln[1]                                             */
+  PetscInt   *slot;         /* storage position of each owned local cell (ring: -1): tiles
                             colour by colour, row-major; cells row-major in a tile      */
-  PetscMPIInt nnbr;      /* neighbours that exist (<= 8)                              */
+  PetscMPIInt nnbr;         /* neighbours that exist (<= 8)                              */
   PetscMPIInt nbrRank[8];
   PetscInt    nbrDir[8][2]; /* direction (dx, dy) in {-1,0,1}^2 of each neighbour      */
 } Domain;
 
 /* grid: ranks along x and y, or {0, 0} to choose the grid with the shortest halo. */
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile, const PetscInt grid[2], Domain *d);
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile,
+                            const PetscInt grid[2], Domain *d);
 PetscErrorCode DomainDestroy(Domain *d);
 /* Make the rank grid p[0] x p[1] (p[0] p[1] = size) with block borders at the tile cuts
    cx[0..p[0]], cy[0..p[1]] (0 = cx[0] < cx[1] < ... < cx[p[0]] = nt[0], the same on
@@ -44,8 +45,8 @@ static inline void DomainCellOf(const Domain *d, PetscReal x, PetscReal y, Petsc
   PetscReal fx = (x - d->lo[0]) * d->winv[0], fy = (y - d->lo[1]) * d->winv[1];
   PetscInt  ix = fx < 0 ? 0 : (fx >= (PetscReal)d->nc[0] ? d->nc[0] - 1 : (PetscInt)fx);
   PetscInt  iy = fy < 0 ? 0 : (fy >= (PetscReal)d->nc[1] ? d->nc[1] - 1 : (PetscInt)fy);
-  *cx = ix;
-  *cy = iy;
+  *cx          = ix;
+  *cy          = iy;
 }
 
 /* Block coordinate along axis a of the rank that owns global tile t. */
@@ -65,12 +66,7 @@ static inline int DomainTileColour(PetscInt tx, PetscInt ty) { return (int)(tx &
 static inline PetscInt DomainColourStart(PetscInt t0, int parity) { return t0 + ((t0 & 1) != parity); }
 /* The forward neighbours of a cell, (dx, dy): E, NW, N, NE.  With the cell itself they
    take each pair of neighbouring cells once (a half stencil). */
-static const int THRONG_FWD[4][2] = {
-  {1,  0},
-  {-1, 1},
-  {0,  1},
-  {1,  1}
-};
+static const int THRONG_FWD[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 /* The same as offsets in a local cell array of row length L (written out, so that the
    sweep's compiler sees constants; test_units.c checks them against THRONG_FWD). */
 static inline void DomainForwardOffsets(PetscInt L, PetscInt fwd[4])

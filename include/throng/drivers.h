@@ -8,7 +8,8 @@
    (position, id, radius), so a ghost and its owner predict bit-identically.            */
 typedef struct DriverTerm {
   const char *name;
-  PetscErrorCode (*add)(const struct DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y, const PetscInt64 *id, PetscReal *fx, PetscReal *fy);
+  PetscErrorCode (*add)(const struct DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y,
+                        const PetscInt64 *id, PetscReal *fx, PetscReal *fy);
   void *ctx;
 } DriverTerm;
 
@@ -17,7 +18,7 @@ typedef struct {
   PetscReal  gamma, c[2], g[2]; /* affine part f = -gamma (q - c) + g, fused in the loop */
   PetscInt   nterm;
   DriverTerm term[THRONG_MAX_DRIVER_TERMS];
-  PetscReal *fx, *fy;           /* scratch for the further terms                      */
+  PetscReal *fx, *fy; /* scratch for the further terms                      */
   PetscInt   cap;
   /* Brownian noise (-noise D): the prediction adds sqrt(2 D h) xi, xi ~ N(0, I) drawn
      from Philox keyed by (-seed, id, step): the same on an owner and its ghosts, on any
@@ -30,8 +31,9 @@ PetscErrorCode DriverSetUp(const Params *prm, Driver *drv);
 PetscErrorCode DriverDestroy(Driver *drv);
 PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t);
 /* The standard normal pair of disk id at step (the noise term's draw). */
-void           DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2]);
+void DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2]);
 /* Explicit Euler prediction q <- q + h f(q), in place, for disks [0, m). Not collective.
    For the first nown disks it also returns, fused into the same pass, the largest squared
    distance from (xb, yb) before (d2[0]) and after (d2[1]) the prediction.              */
-PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id, PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2]);
+PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id,
+                             PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2]);

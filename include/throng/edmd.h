@@ -7,9 +7,9 @@
 
 /* Event partners other than a disk (a disk is >= 0). */
 enum {
-  EDMD_NONE   = -9,
-  EDMD_WALL   = -1, /* -1 - k, k = 0 x-low, 1 x-high, 2 y-low, 3 y-high     */
-  EDMD_CROSS  = -5  /* -5 - k, k as for walls: leaving the cell that way   */
+  EDMD_NONE  = -9,
+  EDMD_WALL  = -1, /* -1 - k, k = 0 x-low, 1 x-high, 2 y-low, 3 y-high     */
+  EDMD_CROSS = -5  /* -5 - k, k as for walls: leaving the cell that way   */
 };
 
 /* A disk's lazy state and cell: one 64-byte cache line, all a prediction reads. */
@@ -37,27 +37,27 @@ typedef struct {
 } EDMDSlot;
 
 typedef struct {
-  PetscInt    n;
-  PetscBool   periodic, brute;
-  PetscReal   lo[2], L[2], hL[2];   /* box [lo, lo + L) in each direction; hL = L / 2     */
-  EDMDDisk   *d, *dRaw;             /* per disk: the state at its own time (lazy), aligned */
-  PetscReal  *m;                    /* per disk: mass                                    */
-  EDMDEvent  *ev, *evRaw;           /* per disk: its one scheduled event (Lubachevsky); the
+  PetscInt   n;
+  PetscBool  periodic, brute;
+  PetscReal  lo[2], L[2], hL[2]; /* box [lo, lo + L) in each direction; hL = L / 2     */
+  EDMDDisk  *d, *dRaw;           /* per disk: the state at its own time (lazy), aligned */
+  PetscReal *m;                  /* per disk: mass                                    */
+  EDMDEvent *ev, *evRaw;         /* per disk: its one scheduled event (Lubachevsky); the
                                        leaves of the queue, aligned                        */
-  EDMDSlot   *tree, *treeRaw;       /* the queue's inner nodes: root 0 (4-ary, leaf0 of them) */
-  PetscInt    leaf0;
-  PetscInt    nc[2];                /* cells (not with brute)                            */
-  PetscReal   w[2];
-  PetscInt    cap;                  /* slots per cell: a bound on the disks a cell holds */
-  int        *cell;                 /* per cell: cap slots, its disks first, then -1s     */
-  int        *nb;                   /* scratch: the neighbours of one prediction (9 cap) */
+  EDMDSlot  *tree, *treeRaw;     /* the queue's inner nodes: root 0 (4-ary, leaf0 of them) */
+  PetscInt   leaf0;
+  PetscInt   nc[2]; /* cells (not with brute)                            */
+  PetscReal  w[2];
+  PetscInt   cap;  /* slots per cell: a bound on the disks a cell holds */
+  int       *cell; /* per cell: cap slots, its disks first, then -1s     */
+  int       *nb;   /* scratch: the neighbours of one prediction (9 cap) */
   /* bookkeeping */
-  PetscReal   now;
-  PetscInt64  collisions, bounces, crossings, stale, events;
-  PetscReal   virial;               /* sum over collisions of |r_ij| |J|                 */
-  PetscReal   wallImpulse;          /* sum over wall bounces of 2 m |v_n|                */
-  PetscReal   contact;              /* largest | 1 - |r_ij| / sigma | at a collision     */
-  FILE       *log;                  /* optional: every collision and bounce, in order    */
+  PetscReal  now;
+  PetscInt64 collisions, bounces, crossings, stale, events;
+  PetscReal  virial;      /* sum over collisions of |r_ij| |J|                 */
+  PetscReal  wallImpulse; /* sum over wall bounces of 2 m |v_n|                */
+  PetscReal  contact;     /* largest | 1 - |r_ij| / sigma | at a collision     */
+  FILE      *log;         /* optional: every collision and bounce, in order    */
 } EDMD;
 
 /* Lemma 1: the smallest tau >= 0 at which |dr + tau dv| = sigma, INFINITY if none
@@ -89,7 +89,8 @@ static inline PetscReal EDMDWallTime(PetscReal x, PetscReal v, PetscReal lo, Pet
 
 /* Lemma 3: the elastic bounce of disks i, j touching with dr = r_j - r_i; returns the
    impulse J (along n = dr/|dr|; v_i += J n / m_i, v_j -= J n / m_j). */
-static inline PetscReal EDMDBounce(PetscReal mi, PetscReal mj, PetscReal dx, PetscReal dy, PetscReal *vix, PetscReal *viy, PetscReal *vjx, PetscReal *vjy)
+static inline PetscReal EDMDBounce(PetscReal mi, PetscReal mj, PetscReal dx, PetscReal dy, PetscReal *vix,
+                                   PetscReal *viy, PetscReal *vjx, PetscReal *vjy)
 {
   const PetscReal l = PetscSqrtReal(dx * dx + dy * dy), nx = dx / l, ny = dy / l;
   const PetscReal dvn = (*vjx - *vix) * nx + (*vjy - *viy) * ny;
@@ -102,14 +103,16 @@ static inline PetscReal EDMDBounce(PetscReal mi, PetscReal mj, PetscReal dx, Pet
 /* Create the engine for n disks (copied), box lo, L; walls unless periodic; cell lists
    unless brute (or the box is under 3 cells wide: then brute).  Errors if disks overlap
    or (walls) stick out of the box. Not collective. */
-PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, const PetscReal *vx, const PetscReal *vy, const PetscReal *r, const PetscReal *m, const PetscReal lo[2], const PetscReal L[2], PetscBool periodic, PetscBool brute, EDMD *e);
+PetscErrorCode EDMDCreate(PetscInt n, const PetscReal *x, const PetscReal *y, const PetscReal *vx, const PetscReal *vy,
+                          const PetscReal *r, const PetscReal *m, const PetscReal lo[2], const PetscReal L[2],
+                          PetscBool periodic, PetscBool brute, EDMD *e);
 PetscErrorCode EDMDDestroy(EDMD *e);
 /* SIMULATE(limit): process every event up to time `limit`. */
 PetscErrorCode EDMDAdvance(EDMD *e, PetscReal limit);
 /* Positions (wrapped into the box) and velocities of all disks at time t >= every t_i. */
-void           EDMDStateAt(const EDMD *e, PetscReal t, PetscReal *x, PetscReal *y, PetscReal *vx, PetscReal *vy);
+void EDMDStateAt(const EDMD *e, PetscReal t, PetscReal *x, PetscReal *y, PetscReal *vx, PetscReal *vy);
 /* Largest overlap 1 - |r_ij| / sigma_ij over all pairs at time t (-1 without pairs), and
    (optional) the largest depth of a disk in a wall relative to its diameter.           */
 PetscErrorCode EDMDMaxOverlap(const EDMD *e, PetscReal t, PetscReal *ovl, PetscReal *wallOvl);
 /* Kinetic energy sum m v^2 / 2 and momentum. */
-void           EDMDEnergy(const EDMD *e, PetscReal *ekin, PetscReal p[2]);
+void EDMDEnergy(const EDMD *e, PetscReal *ekin, PetscReal p[2]);

@@ -3,12 +3,12 @@
 #include <throng/throng.h>
 
 typedef struct {
-  PetscInt   nring;   /* segments of the polygon rings (outer and holes), x0,y0,x1,y1 */
+  PetscInt   nring; /* segments of the polygon rings (outer and holes), x0,y0,x1,y1 */
   PetscReal *ring;
-  PetscInt   nwall;   /* the rings with the exits cut out: the wall segments          */
+  PetscInt   nwall; /* the rings with the exits cut out: the wall segments          */
   PetscReal *wall;
   PetscReal *wallNormal; /* per wall segment: the unit normal pointing into the area   */
-  PetscInt   nexit;   /* exit segments, x0,y0,x1,y1                                  */
+  PetscInt   nexit;      /* exit segments, x0,y0,x1,y1                                  */
   PetscReal *exit;
   PetscInt  *exitId;  /* the exit (LINESTRING of the file, from 0) of each segment      */
   PetscInt   nexits;  /* number of exits                                               */

@@ -6,17 +6,17 @@
 
 typedef struct {
   PetscMPIInt *scount, *sdispl, *rcount, *rdispl; /* per neighbour, in entries        */
-  PetscInt    *sendIdx;  /* owned disk of each sent entry                               */
-  PetscInt    *recvIdx;  /* disk index (>= n) of each received entry                    */
+  PetscInt    *sendIdx;                           /* owned disk of each sent entry                               */
+  PetscInt    *recvIdx;                           /* disk index (>= n) of each received entry                    */
   PetscInt     nsend, nrecv, capSend, capRecv, capBuf;
   PetscReal   *sbuf, *rbuf; /* 2 reals per entry                                        */
-  PetscReal   *ref;      /* ghost positions as last received (2 per received entry)     */
+  PetscReal   *ref;         /* ghost positions as last received (2 per received entry)     */
   uint64_t    *srec, *rrec; /* build records of the ghosted fields, `words` each      */
   PetscInt     words;
   PetscInt    *perm;
   /* traffic since the start, for the performance model: exchanges (builds, forward and
      reverse), bytes sent and non-empty messages sent by this rank                     */
-  PetscInt64   exchanges, bytes, messages;
+  PetscInt64 exchanges, bytes, messages;
 } Halo;
 
 PetscErrorCode HaloCreate(const Domain *d, Halo *h);

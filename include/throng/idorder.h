@@ -8,16 +8,16 @@
    fields of a flag mask (particles.h), 8 bytes each, in registration order.  The id is
    always word 0 (it is the first field and has every flag).                           */
 typedef struct {
-  PetscInt  n;                          /* records                                     */
-  PetscInt  words;                      /* words per record                            */
+  PetscInt  n;     /* records                                     */
+  PetscInt  words; /* words per record                            */
   unsigned  mask;
   PetscInt  word[PARTICLES_MAX_FIELDS]; /* word of field k in a record, -1: not in it  */
   uint64_t *rec;                        /* n * words (PetscMalloc'ed)                  */
 } IoRecs;
 
 /* An empty set of records of the fields of p in mask (rec: room for n records). */
-PetscErrorCode IoRecsCreate(const Particles *p, unsigned mask, PetscInt n, IoRecs *r);
-PetscErrorCode IoRecsDestroy(IoRecs *r);
+PetscErrorCode           IoRecsCreate(const Particles *p, unsigned mask, PetscInt n, IoRecs *r);
+PetscErrorCode           IoRecsDestroy(IoRecs *r);
 static inline PetscInt64 IoRecsId(const IoRecs *r, PetscInt i)
 {
   PetscInt64 v;
@@ -34,9 +34,11 @@ static inline PetscReal IoRecsReal(const IoRecs *r, PetscInt i, PetscInt k)
 
 /* Send count records of recsize bytes to the ranks dest[]; *out (PetscMalloc'ed, may be
    NULL when *nout == 0) receives this rank's records. Collective, all-to-all.           */
-PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest, void **out, PetscInt *nout);
+PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, size_t recsize, const PetscMPIInt *dest,
+                            void **out, PetscInt *nout);
 
 /* The owned disks of p as records of the fields in mask, redistributed so that rank k
    holds the k-th block of the id range, sorted by id. *offset: number of disks on lower
    ranks; *total: all. Collective.                                                      */
-PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset, PetscInt64 *total);
+PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset,
+                             PetscInt64 *total);

@@ -7,7 +7,7 @@
 PetscReal InitRadius(const Params *prm, PetscInt64 id);
 PetscReal InitRadiusMax(const Params *prm);
 /* Two independent standard normal numbers for disk id (Box-Muller; edmd velocities). */
-void      InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2]);
+void InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2]);
 /* Population of agent id: 1 with probability -speed2_fraction, else 0. */
 PetscInt InitPopulation(const Params *prm, PetscInt64 id);
 /* Free speed of agent id: normal (-speed or, population 1, -speed2: mean,sd,min,max),

@@ -25,7 +25,8 @@
   do { \
     int bad_ = (expr) < 0 ? 1 : 0, any_ = 0; \
     PetscCallMPI(MPI_Allreduce(&bad_, &any_, 1, MPI_INT, MPI_MAX, (comm))); \
-    PetscCheck(!any_, (comm), PETSC_ERR_FILE_WRITE, "%s failed (disk full, quota exceeded, or the file system went away?)", (what)); \
+    PetscCheck(!any_, (comm), PETSC_ERR_FILE_WRITE, \
+               "%s failed (disk full, quota exceeded, or the file system went away?)", (what)); \
   } while (0)
 
 /* *bad (0 or 1) becomes its maximum over comm. Collective. */
@@ -35,27 +36,28 @@ PetscErrorCode IoAgree(MPI_Comm comm, int *bad);
 PetscBool IoInjectFault(MPI_Comm comm, const char *place);
 
 typedef struct {
-  MPI_Comm   comm;
-  hid_t      file, dxpl;
-  hid_t      pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
-  IoRecs     prev;                 /* id-ordered state one step before a frame: velocity */
-  PetscInt   prevStep;
-  PetscInt   frames;
-  PetscInt   flushed;              /* frames on disk: the XDMF lists only those       */
-  PetscReal  flushEvery;           /* seconds between flushes (0: every frame)        */
+  MPI_Comm       comm;
+  hid_t          file, dxpl;
+  hid_t          pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
+  IoRecs         prev;                                  /* id-ordered state one step before a frame: velocity */
+  PetscInt       prevStep;
+  PetscInt       frames;
+  PetscInt       flushed;    /* frames on disk: the XDMF lists only those       */
+  PetscReal      flushEvery; /* seconds between flushes (0: every frame)        */
   PetscLogDouble lastFlush;
-  PetscBool  appended;             /* reopened an existing file (restart)             */
-  PetscInt64 nmax;                 /* second extent of the value datasets            */
-  PetscInt   cap;                  /* frame metadata for the XDMF (rank 0)           */
-  PetscInt  *fstep;
-  PetscReal *ftime;
-  PetscInt64 *fcount;
-  char       h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
+  PetscBool      appended; /* reopened an existing file (restart)             */
+  PetscInt64     nmax;     /* second extent of the value datasets            */
+  PetscInt       cap;      /* frame metadata for the XDMF (rank 0)           */
+  PetscInt      *fstep;
+  PetscReal     *ftime;
+  PetscInt64    *fcount;
+  char           h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
 } H5MDWriter;
 
 /* Create PREFIX.h5 and PREFIX.xdmf, or (append: a restart) reopen an existing PREFIX.h5
    and drop its frames after step `from`; w->appended tells which. Collective.        */
-PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w);
+PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from,
+                        H5MDWriter *w);
 /* Append the current state as a frame (rows in id order) and refresh the XDMF. Collective. */
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s);
 PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
@@ -89,7 +91,8 @@ PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);
 /* Collective write of the ndim-dimensional hyperslab (start, cnt) of ds from a buffer
    of that shape; a rank with an empty hyperslab still calls H5Dwrite, as HDF5 requires. */
-PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start, const hsize_t *cnt, const void *buf);
+PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start,
+                                const hsize_t *cnt, const void *buf);
 /* An attribute of n values of type (n = 0: a scalar). Collective. */
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);
 

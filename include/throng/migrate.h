@@ -9,7 +9,7 @@ typedef struct {
   PetscMPIInt *scount, *sdispl, *rcount, *rdispl;
   PetscInt    *dest;
   PetscInt     capDest;
-  PetscInt64   moved;  /* disks sent by this rank so far */
+  PetscInt64   moved; /* disks sent by this rank so far */
 } Migrator;
 
 PetscErrorCode MigratorCreate(const Domain *d, Migrator *m);

@@ -15,7 +15,7 @@ typedef struct {
   void       *ctx;
   /* set-up: may an initial disk sit at (x, y) (margin: its radius)? the first module
      with a filter decides; then the initial disks exist, binned with their ghosts      */
-  PetscErrorCode (*setUp)(Sim *, void *);       /* after the driver, before the walls   */
+  PetscErrorCode (*setUp)(Sim *, void *); /* after the driver, before the walls   */
   PetscBool (*siteOK)(const Sim *, void *, PetscReal x, PetscReal y, PetscReal margin);
   PetscErrorCode (*created)(Sim *, void *);
   PetscErrorCode (*restored)(Sim *, void *);    /* a checkpoint's disks are binned      */
@@ -41,7 +41,7 @@ PetscErrorCode SimModulesCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
 PetscErrorCode SimModulesCheckpointRead(Sim *s, hid_t grp, const char *path);
 PetscErrorCode SimModulesDigest(const Sim *s, Digest *dg);
 /* A module's state by name (NULL: the module is not in this run). */
-void          *SimModuleContext(const Sim *s, const char *name);
+void *SimModuleContext(const Sim *s, const char *name);
 #define SIM_MODULES_CALL(s, hook) \
   do { \
     for (PetscInt k_ = 0; k_ < (s)->nmod; k_++) \

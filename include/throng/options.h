@@ -14,98 +14,98 @@ typedef enum { EXIT_PASS, EXIT_REACH } ExitRule;
 typedef enum { OPT_RUN, OPT_PHYS } OptionKind;
 typedef enum { OPTT_REAL, OPTT_REALS, OPTT_INT, OPTT_INTS, OPTT_INT64, OPTT_BOOL, OPTT_STRING, OPTT_ENUM } OptionType;
 typedef struct {
-  const char        *name;  /* without the dash                                     */
+  const char        *name; /* without the dash                                     */
   OptionKind         kind;
   OptionType         type;
-  size_t             off;   /* of the value in Params                               */
-  PetscInt           n;     /* number of values; -1: per x the PetscInt at noff     */
+  size_t             off; /* of the value in Params                               */
+  PetscInt           n;   /* number of values; -1: per x the PetscInt at noff     */
   size_t             noff;
   PetscInt           per;
-  const char *const *list;  /* OPTT_ENUM: the names                                 */
+  const char *const *list; /* OPTT_ENUM: the names                                 */
 } OptionDecl;
 #define THRONG_MAX_OPTIONS 112
 
 typedef struct {
-  char       scenario[64]; /* -scenario NAME: a ready-made set of options            */
+  char scenario[64]; /* -scenario NAME: a ready-made set of options            */
   /* particles */
-  PetscInt64 n;          /* -n: number of disks                                        */
-  PetscReal  radius;     /* -radius: mean disk radius                                  */
-  PetscReal  poly;       /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
+  PetscInt64 n;      /* -n: number of disks                                        */
+  PetscReal  radius; /* -radius: mean disk radius                                  */
+  PetscReal  poly;   /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
   /* time stepping */
-  PetscReal  dt;         /* -dt: time step h                                           */
-  PetscInt   steps;      /* -steps                                                     */
-  PetscInt64 seed;       /* -seed: key of every random stream                          */
+  PetscReal  dt;    /* -dt: time step h                                           */
+  PetscInt   steps; /* -steps                                                     */
+  PetscInt64 seed;  /* -seed: key of every random stream                          */
   /* domain, cells, walls */
-  PetscReal  box[4];     /* -box x0,y0,x1,y1: decomposed region                        */
-  PetscBool  wallBox;    /* -wall_box: the box edges are walls                         */
-  PetscInt   nhalf;      /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
-  PetscReal  half[3 * THRONG_MAX_HALFPLANES];
-  PetscReal  skin;       /* -skin: cell edge = 2 r_max + skin                          */
-  PetscReal  rebin;      /* -rebin_fraction: rebin when a prediction has moved a disk  */
-                         /*   more than this fraction of the skin since the last binning */
-  PetscInt   tile;       /* -tile: tile edge in cells (>= 2; default from the cell grid) */
-  PetscInt   grid[2];    /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
-  PetscReal  balance;    /* -balance_threshold: repartition when the owned disks' max  */
-                         /*   over mean passes this (0: never; balance.c)               */
-  PetscInt   balanceInterval; /* -balance_interval: rebinnings between attempts         */
-  PetscReal  balanceCell; /* -balance_cell_weight: cost of a cell relative to a disk   */
+  PetscReal box[4];  /* -box x0,y0,x1,y1: decomposed region                        */
+  PetscBool wallBox; /* -wall_box: the box edges are walls                         */
+  PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
+  PetscReal half[3 * THRONG_MAX_HALFPLANES];
+  PetscReal skin;            /* -skin: cell edge = 2 r_max + skin                          */
+  PetscReal rebin;           /* -rebin_fraction: rebin when a prediction has moved a disk  */
+                             /*   more than this fraction of the skin since the last binning */
+  PetscInt  tile;            /* -tile: tile edge in cells (>= 2; default from the cell grid) */
+  PetscInt  grid[2];         /* -rank_grid px,py: ranks along x and y (0,0: automatic)     */
+  PetscReal balance;         /* -balance_threshold: repartition when the owned disks' max  */
+                             /*   over mean passes this (0: never; balance.c)               */
+  PetscInt  balanceInterval; /* -balance_interval: rebinnings between attempts         */
+  PetscReal balanceCell;     /* -balance_cell_weight: cost of a cell relative to a disk   */
   /* time stepper (solver.h) */
-  char       solver[16]; /* -solver NAME: a stepper of the registry (solver.c)         */
-  PetscReal  rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */
-  PetscInt   maxIt;      /* -solver_max_it: iteration limit of pngs and pgs per step   */
-  PetscReal  penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
-  PetscReal  active;     /* -pgs_active: linearise pairs and walls with gap < this     */
-  PetscBool  tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
-  PetscBool  monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
+  char      solver[16]; /* -solver NAME: a stepper of the registry (solver.c)         */
+  PetscReal rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */
+  PetscInt  maxIt;      /* -solver_max_it: iteration limit of pngs and pgs per step   */
+  PetscReal penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
+  PetscReal active;     /* -pgs_active: linearise pairs and walls with gap < this     */
+  PetscBool tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
+  PetscBool monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
   /* -solver edmd: event-driven hard disks (edmd.c, edmd_run.c) */
-  PetscReal  kT;         /* -edmd_temperature: kT of the initial Maxwell-Boltzmann draw */
-  PetscBool  periodic;   /* -edmd_periodic: periodic box instead of walls             */
-  PetscBool  brute;      /* -edmd_brute: O(N) prediction against every disk (oracle)  */
-  PetscReal  equil;      /* -edmd_equilibrate T: statistics start at time T           */
-  char       edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
+  PetscReal kT;                          /* -edmd_temperature: kT of the initial Maxwell-Boltzmann draw */
+  PetscBool periodic;                    /* -edmd_periodic: periodic box instead of walls             */
+  PetscBool brute;                       /* -edmd_brute: O(N) prediction against every disk (oracle)  */
+  PetscReal equil;                       /* -edmd_equilibrate T: statistics start at time T           */
+  char      edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
   char       geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
-  PetscBool  walk;       /* -walk: agents walk to the exits (false: walls only)        */
-  PetscInt   nsched;     /* -gravity_schedule t,gx,gy,...: the field from time t on    */
+  PetscBool  walk;                         /* -walk: agents walk to the exits (false: walls only)        */
+  PetscInt   nsched;                       /* -gravity_schedule t,gx,gy,...: the field from time t on    */
   PetscReal  sched[3 * 16];
-  PetscReal  eikH;       /* -eikonal_h: grid spacing of the travel-distance field      */
-  PetscReal  eikWall;    /* -eikonal_wall_distance d: slower within d of walls (0 off) */
-  PetscReal  speed[4];   /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
-  PetscReal  speed2[4];  /* -speed2 ...: a second population's distribution            */
-  PetscReal  frac2;      /* -speed2_fraction: the share of agents drawn from -speed2    */
-  CrowdModel crowdModel; /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
-  ExitRule   exitRule;   /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
-  PetscReal  csmT[2];    /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
-  PetscReal  csmRep[2];  /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
-  PetscReal  csmWall[2]; /* -csm_wall_repulsion a,D: the walls'                         */
+  PetscReal  eikH;        /* -eikonal_h: grid spacing of the travel-distance field      */
+  PetscReal  eikWall;     /* -eikonal_wall_distance d: slower within d of walls (0 off) */
+  PetscReal  speed[4];    /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
+  PetscReal  speed2[4];   /* -speed2 ...: a second population's distribution            */
+  PetscReal  frac2;       /* -speed2_fraction: the share of agents drawn from -speed2    */
+  CrowdModel crowdModel;  /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
+  ExitRule   exitRule;    /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
+  PetscReal  csmT[2];     /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
+  PetscReal  csmRep[2];   /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
+  PetscReal  csmWall[2];  /* -csm_wall_repulsion a,D: the walls'                         */
   PetscReal  csmCorridor; /* -csm_corridor k: the one ahead is within k l of the path   */
-  PetscReal  csmAvoid;   /* -csm_avoidance b: turn away from a slower one ahead          */
-  PetscBool  csmCheck;   /* -csm_check_reach: brute-force check of the neighbour sets   */
-  PetscReal  densH;      /* -density_h: cell of the density map (m; 0: no map)         */
-  PetscReal  densDt;     /* -density_dt: seconds of simulated time between its samples */
+  PetscReal  csmAvoid;    /* -csm_avoidance b: turn away from a slower one ahead          */
+  PetscBool  csmCheck;    /* -csm_check_reach: brute-force check of the neighbour sets   */
+  PetscReal  densH;       /* -density_h: cell of the density map (m; 0: no map)         */
+  PetscReal  densDt;      /* -density_dt: seconds of simulated time between its samples */
   /* driver f */
-  PetscReal  gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
-  PetscReal  center[2];  /* -attract_center cx,cy                                      */
-  PetscReal  gravity[2]; /* -gravity gx,gy: constant field                             */
-  PetscReal  noise;      /* -noise D: Brownian displacements sqrt(2 D h) xi per step   */
+  PetscReal gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
+  PetscReal center[2];  /* -attract_center cx,cy                                      */
+  PetscReal gravity[2]; /* -gravity gx,gy: constant field                             */
+  PetscReal noise;      /* -noise D: Brownian displacements sqrt(2 D h) xi per step   */
   /* initial condition */
-  InitKind      init;       /* -init lattice|jitter|uniform|file                      */
+  InitKind      init;                         /* -init lattice|jitter|uniform|file                      */
   char          initFile[PETSC_MAX_PATH_LEN]; /* -init_file: lines "x y [r]"            */
-  PetscReal     rmaxFile;   /* largest radius given in the file (0: none)             */
-  PetscReal     region[4];  /* -init_region x0,y0,x1,y1 (default: the box)            */
-  PetscInt      ngroups;    /* -groups x0,y0,x1,y1,n,...: n disks in each region      */
+  PetscReal     rmaxFile;                     /* largest radius given in the file (0: none)             */
+  PetscReal     region[4];                    /* -init_region x0,y0,x1,y1 (default: the box)            */
+  PetscInt      ngroups;                      /* -groups x0,y0,x1,y1,n,...: n disks in each region      */
   PetscReal     groups[5 * 16];
-  PetscBool     groupsDensity; /* -groups_density: the 5th numbers are agents per m^2  */
-  PetscReal     phi;        /* -init_phi: packing fraction of the lattice              */
-  OverlapPolicy overlap;    /* -init_overlap error|project                             */
-  PetscReal     overlapTol; /* -init_overlap_tol: relative to 2 r_max                  */
+  PetscBool     groupsDensity;    /* -groups_density: the 5th numbers are agents per m^2  */
+  PetscReal     phi;              /* -init_phi: packing fraction of the lattice              */
+  OverlapPolicy overlap;          /* -init_overlap error|project                             */
+  PetscReal     overlapTol;       /* -init_overlap_tol: relative to 2 r_max                  */
   PetscInt      overlapMaxSweeps; /* -init_overlap_max_sweeps                          */
   /* output */
-  PetscInt   overlapEvery; /* -overlap_every K: measure the largest overlap every K steps */
-  PetscInt   progress;   /* -progress K: a progress line every K steps (0: 10 lines)   */
-  PetscBool  map;        /* -map: print an ASCII density map of the final state        */
-  PetscBool  checkConservation; /* -check_conservation: verify ids after migrations    */
-  PetscBool  quiet;      /* -quiet: only the final summary                             */
+  PetscInt   overlapEvery;                   /* -overlap_every K: measure the largest overlap every K steps */
+  PetscInt   progress;                       /* -progress K: a progress line every K steps (0: 10 lines)   */
+  PetscBool  map;                            /* -map: print an ASCII density map of the final state        */
+  PetscBool  checkConservation;              /* -check_conservation: verify ids after migrations    */
+  PetscBool  quiet;                          /* -quiet: only the final summary                             */
   char       output[PETSC_MAX_PATH_LEN];     /* -output PREFIX: PREFIX.h5, PREFIX.xdmf ("none") */
   PetscInt   outputEvery;                    /* -output_every K: snapshot every K steps (0: first and last) */
   char       traj[PETSC_MAX_PATH_LEN];       /* -trajectory FILE: PedPy/PDA trajectories (HDF5) */
@@ -120,11 +120,10 @@ typedef struct {
   PetscInt   ndecl;
 } Params;
 
-
 PetscErrorCode ParamsSetDefaults(Params *p);
 /* How far beyond a door's line agents walk on before they are removed (crowd.c):
    2 r_max + v0_max T_max with the time-gap law and -exit_rule pass, else 0. */
-PetscReal      ParamsExitDepth(const Params *p);
+PetscReal ParamsExitDepth(const Params *p);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);

@@ -19,10 +19,7 @@ typedef enum {
   FIELD_SNAPSHOT   = 1 << 4  /* gathered in id order for the snapshot writers              */
 } FieldFlag;
 
-typedef enum {
-  FIELD_REAL,
-  FIELD_INT64
-} FieldType;
+typedef enum { FIELD_REAL, FIELD_INT64 } FieldType;
 
 typedef struct {
   char      name[16];
@@ -32,21 +29,13 @@ typedef struct {
 } Field;
 
 /* The core fields, registered by ParticlesCreate in this order. */
-enum {
-  PF_ID,
-  PF_X,
-  PF_Y,
-  PF_R,
-  PF_XB,
-  PF_YB,
-  PF_NCORE
-};
+enum { PF_ID, PF_X, PF_Y, PF_R, PF_XB, PF_YB, PF_NCORE };
 #define PARTICLES_MAX_FIELDS 16
 
 typedef struct {
-  PetscInt    n;    /* owned disks, indices [0, n)                              */
-  PetscInt    ng;   /* ghost copies, indices [n, n + ng)                        */
-  PetscInt    cap;  /* capacity of every array                                  */
+  PetscInt n;   /* owned disks, indices [0, n)                              */
+  PetscInt ng;  /* ghost copies, indices [n, n + ng)                        */
+  PetscInt cap; /* capacity of every array                                  */
   /* the core fields' arrays, kept equal to field[PF_*].data (hot loops use these) */
   PetscReal  *x, *y, *r;
   PetscInt64 *id;
@@ -64,26 +53,27 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap);
    *k: its index, for ParticlesField. */
 PetscErrorCode ParticlesRegisterField(Particles *p, const char *name, FieldType type, unsigned flags, PetscInt *k);
 /* Index of the field `name`, -1 if none. */
-PetscInt       ParticlesFindField(const Particles *p, const char *name);
+PetscInt ParticlesFindField(const Particles *p, const char *name);
 /* The array of field k (valid until the next ParticlesReserve). */
 static inline void *ParticlesField(const Particles *p, PetscInt k) { return p->field[k].data; }
 
 /* Records: the fields that have any flag of `mask`, 8 bytes each, in registration order. */
-PetscInt       ParticlesRecordWords(const Particles *p, unsigned mask);
-void           ParticlesPack(const Particles *p, unsigned mask, PetscInt i, uint64_t *rec);
-void           ParticlesUnpack(Particles *p, unsigned mask, PetscInt i, const uint64_t *rec);
+PetscInt ParticlesRecordWords(const Particles *p, unsigned mask);
+void     ParticlesPack(const Particles *p, unsigned mask, PetscInt i, uint64_t *rec);
+void     ParticlesUnpack(Particles *p, unsigned mask, PetscInt i, const uint64_t *rec);
 /* Append count owned disks from records of the fields of `mask` (ghosts must have been
    dropped); the fields outside mask start at zero. */
 PetscErrorCode ParticlesAppendPacked(Particles *p, unsigned mask, PetscInt count, const uint64_t *recs);
 /* Append owned disks from creation records. */
 PetscErrorCode ParticlesAppend(Particles *p, PetscInt count, const ParticleRec *recs);
 /* Entry src's values of every field (with ghost fields only, unless owned) into dst. */
-void           ParticlesCopy(Particles *p, PetscInt dst, PetscInt src, PetscBool owned);
+void ParticlesCopy(Particles *p, PetscInt dst, PetscInt src, PetscBool owned);
 /* Reorder entries [offset, offset+m): entry k moves from index src[k] (a gather).  With
    owned (owned disks) the fields of owned disks only (FIELD_OWNED) move too, the binning
    position (xb, yb) only withBin (it is overwritten otherwise).                        */
-PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned, PetscBool withBin);
+PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned,
+                               PetscBool withBin);
 
 /* An MPI datatype of `words` 8-byte words (bytes: records never leave one machine type),
    committed once per size and freed by MPI_Finalize. */
-MPI_Datatype   ParticlesWordsType(PetscInt words);
+MPI_Datatype ParticlesWordsType(PetscInt words);

@@ -28,7 +28,13 @@ static inline int ProjectPair(double *xi, double *yi, double *xj, double *yj, do
     *yj += c * dy;
   } else {
     const double h = 0.5 * s;
-    if (idi < *idj) { *xi -= h; *xj += h; } else { *xi += h; *xj -= h; }
+    if (idi < *idj) {
+      *xi -= h;
+      *xj += h;
+    } else {
+      *xi += h;
+      *xj -= h;
+    }
   }
   return 1;
 }
@@ -47,10 +53,11 @@ static inline void ProjectHalfPlane(double *x, double *y, double r, const double
    for a centre up to `depth` behind the wall, i.e. crossed by a large step); beyond the
    ends, the distance to the end point.  (gx, gy): the gap's gradient, n beside the
    interior, the radial direction from the end point beyond it. */
-static inline double SegmentGapNormal(const double *s, const double *n, double depth, double x, double y, double *gx, double *gy)
+static inline double SegmentGapNormal(const double *s, const double *n, double depth, double x, double y, double *gx,
+                                      double *gy)
 {
   const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
-  const double t  = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : -1;
+  const double t = l2 > 0 ? ((x - s[0]) * dx + (y - s[1]) * dy) / l2 : -1;
   *gx = n[0], *gy = n[1];
   if (t > 0 && t < 1) {
     const double sd = n[0] * (x - s[0]) + n[1] * (y - s[1]);
@@ -73,7 +80,7 @@ static inline double SegmentGap(const double *s, const double *n, double depth, 
 static inline void ProjectSegment(double *x, double *y, double r, const double *s, const double *n, double depth)
 {
   const double dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;
-  const double t  = l2 > 0 ? ((*x - s[0]) * dx + (*y - s[1]) * dy) / l2 : -1;
+  const double t = l2 > 0 ? ((*x - s[0]) * dx + (*y - s[1]) * dy) / l2 : -1;
   if (t > 0 && t < 1) {
     const double sd = n[0] * (*x - s[0]) + n[1] * (*y - s[1]);
     if (sd < r && sd > -depth) {

@@ -12,17 +12,20 @@
 #include <math.h>
 #include <Random123/philox.h>
 
-enum { RANDOM_STREAM_RADIUS = 1, RANDOM_STREAM_POS = 2, RANDOM_STREAM_SPEED = 3, RANDOM_STREAM_GROUP = 4, RANDOM_STREAM_VELOCITY = 5, RANDOM_STREAM_NOISE = 6 };
+enum {
+  RANDOM_STREAM_RADIUS   = 1,
+  RANDOM_STREAM_POS      = 2,
+  RANDOM_STREAM_SPEED    = 3,
+  RANDOM_STREAM_GROUP    = 4,
+  RANDOM_STREAM_VELOCITY = 5,
+  RANDOM_STREAM_NOISE    = 6
+};
 
 /* Two uniforms in [0, 1), 53 bits each, for counter (id, c2, c3) under key seed. */
 static inline void RandomUniform2(PetscInt64 seed, PetscInt64 id, uint32_t c2, uint32_t c3, double u[2])
 {
-  philox4x32_ctr_t c = {
-    {(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), c2, c3}
-  };
-  philox4x32_key_t k = {
-    {(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}
-  };
+  philox4x32_ctr_t c = {{(uint32_t)(uint64_t)id, (uint32_t)((uint64_t)id >> 32), c2, c3}};
+  philox4x32_key_t k = {{(uint32_t)(uint64_t)seed, (uint32_t)((uint64_t)seed >> 32)}};
   philox4x32_ctr_t r = philox4x32(c, k);
   u[0]               = (double)((((uint64_t)r.v[0] << 32) | r.v[1]) >> 11) * 0x1.0p-53;
   u[1]               = (double)((((uint64_t)r.v[2] << 32) | r.v[3]) >> 11) * 0x1.0p-53;

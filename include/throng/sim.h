@@ -26,27 +26,27 @@ struct Sim {
   Migrator  mig;
   Driver    drv;
   Walls     walls;
-  char     *wallMask;  /* per local cell: may a disk there touch a wall?          */
+  char     *wallMask; /* per local cell: may a disk there touch a wall?          */
   PetscReal rmax;
   PetscReal time;
   PetscInt  step;
   /* statistics */
-  PetscInt   rebins;
-  PetscInt64 pairChecks;   /* candidate pair evaluations on this rank                  */
-  PetscReal  sweepDisp;    /* largest |q - q_bin| after a sweep since the last report   */
-  PetscReal  ovlMax;       /* largest overlap measured at the progress samples          */
-  PetscInt   ovlSamples;   /* ... how many (every -progress K steps, also with -quiet)  */
-  PetscInt   ovlStep;      /* the step of the last sample (-1: none)                   */
-  Digest     idPrint;      /* id-set fingerprint, for -check_conservation               */
-  PetscReal  control;      /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
-  SolverStats sol;
-  SolverOps   ops;           /* the stepper of -solver (solver.c)                     */
-  Geometry    geom;          /* -geometry: walls, and a crowd's walkable area and exits */
-  PetscInt64  ndisks;        /* disks in the scene, all ranks (modules may remove some) */
-  PetscInt    nmod;
-  SimModule   mod[SIM_MAX_MODULES]; /* modules.c                                     */
-  Balance     bal;           /* load checks and repartitions (balance.c)              */
-  PetscLogDouble busy;       /* prediction and sweep seconds since the last balance check */
+  PetscInt       rebins;
+  PetscInt64     pairChecks; /* candidate pair evaluations on this rank                  */
+  PetscReal      sweepDisp;  /* largest |q - q_bin| after a sweep since the last report   */
+  PetscReal      ovlMax;     /* largest overlap measured at the progress samples          */
+  PetscInt       ovlSamples; /* ... how many (every -progress K steps, also with -quiet)  */
+  PetscInt       ovlStep;    /* the step of the last sample (-1: none)                   */
+  Digest         idPrint;    /* id-set fingerprint, for -check_conservation               */
+  PetscReal      control;    /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
+  SolverStats    sol;
+  SolverOps      ops;    /* the stepper of -solver (solver.c)                     */
+  Geometry       geom;   /* -geometry: walls, and a crowd's walkable area and exits */
+  PetscInt64     ndisks; /* disks in the scene, all ranks (modules may remove some) */
+  PetscInt       nmod;
+  SimModule      mod[SIM_MAX_MODULES]; /* modules.c                                     */
+  Balance        bal;                  /* load checks and repartitions (balance.c)              */
+  PetscLogDouble busy;                 /* prediction and sweep seconds since the last balance check */
 };
 
 /* Collective. Sets up everything from prm and creates the initial disks. */

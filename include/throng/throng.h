@@ -11,7 +11,7 @@
 
 /* PETSc 3.18 predates PETSC_SUCCESS. */
 #ifndef PETSC_SUCCESS
-  #define PETSC_SUCCESS 0
+#  define PETSC_SUCCESS 0
 #endif
 
 /* Room for element n of a growable array *a of elements of `size` bytes with capacity
@@ -38,7 +38,8 @@ static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY :
    phases (linearisation and PETSc assembly; the dual solve); balance is the load check
    and, when it repartitions, the new cuts and the routing of the disks (balance.c). */
 typedef struct {
-  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve, balance, law;
+  PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve,
+    balance, law;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

@@ -6,12 +6,12 @@
 typedef struct {
   PetscInt   n;
   PetscReal  w[3 * (THRONG_MAX_HALFPLANES + 4)]; /* nx, ny, b with |n| = 1 */
-  PetscInt   nseg;    /* wall segments x0, y0, x1, y1 (crowd geometry): a disk keeps its  */
-  PetscReal *seg;     /* centre at least r away from every point of each                 */
-  PetscReal *nrm;     /* per segment: unit normal into the walkable side                 */
-  PetscReal  depth;   /* a centre up to this far behind a wall is pushed back in front  */
-  PetscInt  *segBeg;  /* per local cell k: the segments a disk of k can reach are        */
-  PetscInt  *segIdx;  /* segIdx[segBeg[k] .. segBeg[k+1]) (built by WallsCellMask)       */
+  PetscInt   nseg;                               /* wall segments x0, y0, x1, y1 (crowd geometry): a disk keeps its  */
+  PetscReal *seg;                                /* centre at least r away from every point of each                 */
+  PetscReal *nrm;                                /* per segment: unit normal into the walkable side                 */
+  PetscReal  depth;                              /* a centre up to this far behind a wall is pushed back in front  */
+  PetscInt  *segBeg;                             /* per local cell k: the segments a disk of k can reach are        */
+  PetscInt  *segIdx;                             /* segIdx[segBeg[k] .. segBeg[k+1]) (built by WallsCellMask)       */
 } Walls;
 
 /* Half-planes from the options; segments (may be NULL) from the crowd geometry. */
