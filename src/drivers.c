@@ -40,6 +40,28 @@ static PetscErrorCode NoiseAdd(const DriverTerm *t, PetscInt m, const PetscReal 
   return PETSC_SUCCESS;
 }
 
+/* The noise term, when -noise D > 0. */
+static PetscErrorCode NoiseCreate(const Params *prm, Driver *drv, DriverTerm *t, PetscBool *on)
+{
+  PetscFunctionBeginUser;
+  drv->noise = prm->noise;
+  drv->seed  = prm->seed;
+  *on        = drv->noise > 0 ? PETSC_TRUE : PETSC_FALSE;
+  *t         = (DriverTerm){"noise", NoiseAdd, drv};
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The terms of f beyond the fused affine part, in the order they are summed.  A new term
+   is a function that adds its velocity (depending on the disk's own state only), a
+   create function that says from the options whether the run has it, and a line here.
+   (Modules add their own terms at their set-up: the crowd's desired velocity.)        */
+static const struct {
+  const char *name;
+  PetscErrorCode (*create)(const Params *, Driver *, DriverTerm *, PetscBool *);
+} terms[] = {
+  {"noise", NoiseCreate},
+};
+
 PetscErrorCode DriverSetUp(const Params *prm, Driver *drv)
 {
   PetscFunctionBeginUser;
@@ -49,11 +71,11 @@ PetscErrorCode DriverSetUp(const Params *prm, Driver *drv)
   drv->c[1]  = prm->center[1];
   drv->g[0]  = prm->gravity[0];
   drv->g[1]  = prm->gravity[1];
-  drv->noise = prm->noise;
-  drv->seed  = prm->seed;
-  if (drv->noise > 0) {
-    const DriverTerm t = {"noise", NoiseAdd, drv};
-    PetscCall(DriverAddTerm(drv, &t));
+  for (size_t k = 0; k < sizeof(terms) / sizeof(terms[0]); k++) {
+    DriverTerm t;
+    PetscBool  on;
+    PetscCall(terms[k].create(prm, drv, &t, &on));
+    if (on) PetscCall(DriverAddTerm(drv, &t));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -345,39 +345,6 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -scenario NAME: a ready-made set of options, each used unless given otherwise. */
-static const char *const EvacuationScenario[][2] = {
-  {"-geometry", "builtin:venue"},
-  {"-n", "10000"},
-  {"-radius", "0.15"},
-  {"-polydispersity", "0"},
-  {"-init", "jitter"},
-  {"-init_phi", "0.4"},
-  {"-dt", "0.03"},
-  {"-steps", "100000"},
-  {"-eikonal_h", "0.1"},
-  {"-output_every", "500"},
-  {"-progress", "2500"},
-  {"-map", "false"},
-};
-
-static PetscErrorCode ApplyScenario(MPI_Comm comm)
-{
-  char      name[64] = "";
-  PetscBool set;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-scenario", name, sizeof(name), &set));
-  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!strcmp(name, "evacuation"), comm, PETSC_ERR_USER_INPUT, "-scenario %s: the only scenario is 'evacuation'",
-             name);
-  for (size_t k = 0; k < sizeof(EvacuationScenario) / sizeof(EvacuationScenario[0]); k++) {
-    PetscBool has;
-    PetscCall(PetscOptionsHasName(NULL, NULL, EvacuationScenario[k][0], &has));
-    if (!has) PetscCall(PetscOptionsSetValue(NULL, EvacuationScenario[k][0], EvacuationScenario[k][1]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ---- Options of each module ---------------------------------------------------------
  * ProcessOptions reads the options module by module (XxxSetFromOptions), then checks
  * them and derives the defaults that depend on other modules' options (XxxCheck, then
@@ -899,14 +866,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(&g, sizeof(g)));
-  PetscCall(ApplyScenario(comm));
+  PetscCall(ScenarioApply(comm)); /* scenarios.c */
   p->ndecl = 0;
   PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
   o.PetscOptionsObject = PetscOptionsObject;
-  PetscCall(OptString(
-    &o, OPT_RUN, "-scenario",
-    "Ready-made job: evacuation (10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job)",
-    p->scenario, sizeof(p->scenario), NULL));
+  PetscCall(OptString(&o, OPT_RUN, "-scenario", ScenarioHelp(), p->scenario, sizeof(p->scenario), NULL));
   PetscCall(DisksSetFromOptions(&o, &g));
   PetscCall(DomainSetFromOptions(&o, &g));
   PetscCall(SolverSetFromOptions(&o, &solver));

@@ -135,3 +135,7 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p);
 /* "name=value ..." of every PHYS option, with its final value (defaults resolved): what
    a checkpoint stores and a restart must match. */
 PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len);
+
+/* scenarios.c: -scenario NAME sets its options (unless given); the names for -help. */
+PetscErrorCode ScenarioApply(MPI_Comm comm);
+const char    *ScenarioHelp(void);
