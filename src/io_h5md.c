@@ -179,8 +179,9 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
             "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" "
             "Format=\"HDF\">%s:/particles/disks/position/value</DataItem>\n     </DataItem>\n    </Geometry>\n",
             F, M, w->h5base);
-    const char *names[2] = {"radius", "id"}, *types[2] = {"Float", "Int"};
-    for (int a = 0; a < 2; a++) {
+    const char *names[2 + PARTICLES_MAX_FIELDS] = {"radius", "id"}, *types[2 + PARTICLES_MAX_FIELDS] = {"Float", "Int"};
+    for (PetscInt e = 0; e < w->nx; e++) names[2 + e] = w->xname[e], types[2 + e] = w->xint[e] ? "Int" : "Float";
+    for (PetscInt a = 0; a < 2 + w->nx; a++) {
       fprintf(f,
               "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n     <DataItem "
               "ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n",
@@ -241,6 +242,26 @@ static PetscErrorCode OpenFile(MPI_Comm comm, const char *path, PetscBool create
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The snapshot fields beyond position, radius, id and velocity: each is written as its
+   own H5MD element, /particles/disks/NAME/value, and is an attribute in the XDMF. */
+static PetscErrorCode ExtraFields(H5MDWriter *w, const Sim *s)
+{
+  const Particles *p = &s->P;
+  PetscFunctionBeginUser;
+  w->nx = 0;
+  for (PetscInt k = 0; k < p->nfield; k++) {
+    const char *nm = p->field[k].name;
+    if (!(p->field[k].flags & FIELD_SNAPSHOT) || k == PF_ID || k == PF_X || k == PF_Y || k == PF_R ||
+        !strcmp(nm, "vx") || !strcmp(nm, "vy"))
+      continue;
+    w->xfield[w->nx] = k;
+    w->xint[w->nx]   = p->field[k].type == FIELD_INT64 ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(PetscStrncpy(w->xname[w->nx], nm, sizeof(w->xname[0])));
+    w->nx++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w)
 {
   const double    nanv   = NAN;
@@ -280,6 +301,20 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, w->step = H5Dopen2(w->file, "/particles/disks/position/step", H5P_DEFAULT));
     PetscCallHDF5(comm, w->time = H5Dopen2(w->file, "/particles/disks/position/time", H5P_DEFAULT));
     PetscCallHDF5(comm, w->count = H5Dopen2(w->file, "/observables/particle_number/value", H5P_DEFAULT));
+    PetscCall(ExtraFields(w, s));
+    for (PetscInt e = 0; e < w->nx; e++) {
+      char path[64];
+      int  bad;
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/particles/disks/%s/value", w->xname[e]));
+      w->xds[e] = H5Lexists(w->file, "/particles/disks", H5P_DEFAULT) > 0 && H5Lexists(w->file, path, H5P_DEFAULT) > 0
+                    ? H5Dopen2(w->file, path, H5P_DEFAULT)
+                    : -1;
+      bad       = w->xds[e] < 0;
+      PetscCall(IoAgree(comm, &bad));
+      PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
+                 "snapshot file '%s' has no per-disk field '%s' to continue: it was written without it", w->h5,
+                 w->xname[e]);
+    }
     { /* keep the frames up to step `from`: the restart continues from there */
       hid_t   sp;
       hsize_t dims[3];
@@ -361,13 +396,19 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCall(CreateSeries1(comm, sub, "step", H5T_NATIVE_INT, &w->step));
     PetscCall(CreateSeries1(comm, sub, "time", H5T_NATIVE_DOUBLE, &w->time));
     PetscCallHDF5(comm, H5Gclose(sub));
-    const char *other[3] = {"radius", "id", "velocity"};
-    for (int k = 0; k < 3; k++) {
+    const char *other[3 + PARTICLES_MAX_FIELDS] = {"radius", "id", "velocity"};
+    PetscCall(ExtraFields(w, s));
+    for (PetscInt e = 0; e < w->nx; e++) other[3 + e] = w->xname[e];
+    for (PetscInt k = 0; k < 3 + w->nx; k++) {
+      const PetscBool isInt = k == 1 || (k >= 3 && w->xint[k - 3]);
       PetscCallHDF5(comm, sub = H5Gcreate2(disks, other[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       if (k == 2) PetscCall(CreateValue(comm, sub, 2, H5T_NATIVE_DOUBLE, &nanv, chunkRows, &w->vel));
       else
-        PetscCall(CreateValue(comm, sub, 1, k ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
-                              k ? (const void *)&negone : (const void *)&nanv, chunkRows, k ? &w->idv : &w->rad));
+        PetscCall(CreateValue(comm, sub, 1, isInt ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
+                              isInt ? (const void *)&negone : (const void *)&nanv, chunkRows,
+                              k == 0   ? &w->rad
+                              : k == 1 ? &w->idv
+                                       : &w->xds[k - 3]));
       PetscCallHDF5(comm,
                     H5Lcreate_hard(w->file, "/particles/disks/position/step", sub, "step", H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm,
@@ -447,6 +488,9 @@ static PetscErrorCode FillRows(H5MDWriter *w, hsize_t f0, hsize_t f1, PetscInt64
     PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, a, m, nanv));
     PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, a, m, nanv));
     PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, a, m, neg));
+    for (PetscInt e = 0; e < w->nx; e++)
+      PetscCall(WriteRows(comm, w->xds[e], w->dxpl, w->xint[e] ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, 1, f, a, m,
+                          w->xint[e] ? (const void *)neg : (const void *)nanv));
   }
   PetscCall(PetscFree2(nanv, neg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -481,6 +525,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->rad, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
+  for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
   if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
     /* one contiguous buffer, packed anew for each dataset: HDF5 writes a strided
        memory selection through a hidden copy of the same size anyway               */
@@ -512,6 +557,12 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, buf));
     for (PetscInt i = 0; i < count; i++) ids[i] = (long long)IoRecsId(&recs, i);
     PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
+    for (PetscInt e = 0; e < w->nx; e++) { /* the other snapshot fields, bytewise from the records */
+      const PetscInt k = w->xfield[e];
+      for (PetscInt i = 0; i < count; i++) memcpy(&buf[i], recs.rec + (size_t)recs.words * i + recs.word[k], 8);
+      PetscCall(WriteRows(comm, w->xds[e], w->dxpl, w->xint[e] ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, 1, f, offset,
+                          count, buf));
+    }
     PetscCall(PetscFree(buf));
   }
   PetscCall(IoRecsDestroy(&recs));
@@ -583,6 +634,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
     PetscCall(Extend(comm, w->rad, n1, (hsize_t)w->nmax));
     PetscCall(Extend(comm, w->idv, n1, (hsize_t)w->nmax));
     PetscCall(Extend(comm, w->vel, n1, (hsize_t)w->nmax));
+    for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], n1, (hsize_t)w->nmax));
     PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
@@ -596,6 +648,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->rad));
   PetscCallHDF5(comm, H5Dclose(w->idv));
   PetscCallHDF5(comm, H5Dclose(w->vel));
+  for (PetscInt e = 0; e < w->nx; e++) PetscCallHDF5(comm, H5Dclose(w->xds[e]));
   PetscCall(IoRecsDestroy(&w->prev));
   PetscCallHDF5(comm, H5Dclose(w->step));
   PetscCallHDF5(comm, H5Dclose(w->time));

@@ -474,6 +474,38 @@ static PetscErrorCode TestFields(const char *opts)
     CHECK(n[0] == n[1], "fields: the restart holds %d disks, the run %d", (int)n[0], (int)n[1]);
   }
   if (!rank) unlink(path);
+  { /* a snapshot: the tag is an H5MD element of its own, row by row with the ids */
+    H5MDWriter w;
+    char       prefix[64], h5[80];
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "test_fields_%d", (int)getpid()));
+    PetscCallMPI(MPI_Bcast(prefix, sizeof(prefix), MPI_CHAR, 0, PETSC_COMM_WORLD));
+    PetscCall(H5MDOpen(PETSC_COMM_WORLD, prefix, &s, PETSC_FALSE, 0, &w));
+    PetscCall(H5MDWriteFrame(&w, &s));
+    PetscCall(H5MDClose(&w, 0));
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", prefix));
+    if (!rank) {
+      hid_t      f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT), dt = -1, di = -1;
+      long long *t, *id;
+      PetscInt   n = (PetscInt)s.prm.n, bad = 0;
+      PetscCall(PetscMalloc2(n, &t, n, &id));
+      if (f >= 0)
+        dt = H5Dopen2(f, "/particles/disks/tag/value", H5P_DEFAULT),
+        di = H5Dopen2(f, "/particles/disks/id/value", H5P_DEFAULT);
+      CHECK(dt >= 0 && di >= 0, "fields: the snapshot has no /particles/disks/tag/value");
+      if (dt >= 0 && di >= 0 && H5Dread(dt, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, t) >= 0 &&
+          H5Dread(di, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, id) >= 0)
+        for (PetscInt i = 0; i < n; i++) bad += t[i] != 3 * id[i] + 1 || id[i] != i;
+      else bad = -1;
+      CHECK(bad == 0, "fields: %d snapshot rows with another disk's tag (-1: unreadable)", (int)bad);
+      if (dt >= 0) H5Dclose(dt);
+      if (di >= 0) H5Dclose(di);
+      if (f >= 0) H5Fclose(f);
+      PetscCall(PetscFree2(t, id));
+      unlink(h5);
+      PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.xdmf", prefix));
+      unlink(h5);
+    }
+  }
   PetscCall(SimDestroy(&r));
   PetscCall(SimDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -36,11 +36,17 @@ PetscErrorCode IoAgree(MPI_Comm comm, int *bad);
 PetscBool IoInjectFault(MPI_Comm comm, const char *place);
 
 typedef struct {
-  MPI_Comm       comm;
-  hid_t          file, dxpl;
-  hid_t          pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
-  IoRecs         prev;                                  /* id-ordered state one step before a frame: velocity */
-  PetscInt       prevStep;
+  MPI_Comm comm;
+  hid_t    file, dxpl;
+  hid_t    pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
+  IoRecs   prev;                                  /* id-ordered state one step before a frame: velocity */
+  PetscInt prevStep;
+  /* the other snapshot fields (particles.h): /particles/disks/NAME/value, one each */
+  PetscInt       nx;
+  PetscInt       xfield[PARTICLES_MAX_FIELDS];
+  hid_t          xds[PARTICLES_MAX_FIELDS];
+  char           xname[PARTICLES_MAX_FIELDS][16];
+  PetscBool      xint[PARTICLES_MAX_FIELDS];
   PetscInt       frames;
   PetscInt       flushed;    /* frames on disk: the XDMF lists only those       */
   PetscReal      flushEvery; /* seconds between flushes (0: every frame)        */
