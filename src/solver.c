@@ -46,6 +46,13 @@ PetscErrorCode SolverRegister(const char *name, const char *help, PetscErrorCode
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The built-in steppers: a create function in each stepper's own file, and a line below. */
+PetscErrorCode SolverCreate_PBD(SolverOps *ops);     /* pbd.c      */
+PetscErrorCode SolverCreate_PNGS(SolverOps *ops);    /* pbd.c      */
+PetscErrorCode SolverCreate_Penalty(SolverOps *ops); /* penalty.c  */
+PetscErrorCode SolverCreate_PGS(SolverOps *ops);     /* pgs.c      */
+PetscErrorCode SolverCreate_EDMD(SolverOps *ops);    /* edmd_run.c */
+
 PetscErrorCode SolverRegisterAll(void)
 {
   static PetscBool done = PETSC_FALSE;

@@ -49,10 +49,3 @@ PetscErrorCode SolverReport(Sim *s);
 PetscErrorCode SolverDestroy(Sim *s);
 /* s->sol.save holds at least 2 reals per owned disk (contents not kept). */
 PetscErrorCode SolverScratch(Sim *s);
-
-/* The built-in steppers' create functions, one per file. */
-PetscErrorCode SolverCreate_PBD(SolverOps *ops);     /* pbd.c      */
-PetscErrorCode SolverCreate_PNGS(SolverOps *ops);    /* pbd.c      */
-PetscErrorCode SolverCreate_Penalty(SolverOps *ops); /* penalty.c  */
-PetscErrorCode SolverCreate_PGS(SolverOps *ops);     /* pgs.c      */
-PetscErrorCode SolverCreate_EDMD(SolverOps *ops);    /* edmd_run.c */
