@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Golden digests: two short runs must end in the state digests written here, bit for bit,
+# in every build (Release, ASan + UBSan) and on any rank count.  This guards the rules
+# that make a trajectory reproducible beyond one build (docs/contributing.md):
+#   - -ffp-contract=off and ISO C: no fused multiply-adds.  With -march=native
+#     -ffp-contract=fast on an FMA machine the first run ends in 166d5dc9... instead;
+#   - no -ffast-math, no reordered reductions, the id order within cells.
+# A change of the physics changes the digests on purpose: then update them here, and say
+# why in the commit.
+#   test_golden.sh path/to/throng path/to/mpiexec
+set -u
+THRONG=$1; MPIEXEC=${2:-mpiexec}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+golden() { # expected digest, ranks, options...
+  local want=$1 np=$2; shift 2
+  local got
+  got=$(timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none "$@" 2>&1 | sed -n 's/^state-digest: //p')
+  if [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $np ranks $*"
+  else failed=$((failed + 1)); echo "FAIL: $np ranks $*: digest '${got}', golden $want" >&2; fi
+}
+golden 29cca3c51f8b5965db996bef000b9a12 2 -n 3000 -steps 200                        # granular, pbd
+golden 29cca3c51f8b5965db996bef000b9a12 3 -n 3000 -steps 200
+golden 7b8b33cc88fcf4b6547563274d4d490b 2 -scenario evacuation -steps 300            # crowd, time-gap law
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
