@@ -45,6 +45,13 @@ scenario settle "1 2 4 8" -n 1800 -init jitter -init_phi 0.5 -polydispersity 0.2
   -init_region 0,20,80,80 -wall_box 0 -halfplanes 0.2,1,6,1,0,0,-1,0,-80 -gravity 0.5,-3 -attract_gamma 0 \
   -dt 0.01 -steps 500 -tile 3
 
+# Brownian noise on a dense gas: a driver term may depend on its disk's own state only
+# (docs/contributing.md), which this guards: a draw keyed by the disk's local index
+# instead of its id changes the digest with the rank count.
+MIN_MOVED=0
+scenario noise "1 2 3" -n 2000 -init jitter -init_phi 0.5 -box 0,0,90,90 -attract_gamma 0 -gravity 0,0 \
+  -noise 0.05 -dt 0.01 -steps 200 -tile 2
+
 # The comparison solvers on a pile that jams (contacts in every step): pngs and penalty
 # are bitwise independent of the rank count like pbd; pgs is not (its Gauss-Seidel order
 # follows PETSc's row ownership, see pgs.c) and must agree within its tolerance: the
