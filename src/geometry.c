@@ -100,9 +100,60 @@ static const char *TypeName(GEOSContextHandle_t h, const GEOSGeometry *geom, cha
   return buf;
 }
 
+/* The last geometry parsed, with its text.  The options (the box, -groups_density) and
+   the set-up read the same file: GEOS parses it once, and a later read of the same text
+   gets a copy.  The text decides, not the path, so a file rewritten between two reads
+   (the fuzzer does that) is parsed anew.  Freed by PetscFinalize.                     */
+static struct {
+  char     *text;
+  Geometry  g;
+  PetscBool registered;
+} cache;
+
+static PetscErrorCode CopyReals(const PetscReal *a, PetscInt n, PetscReal **b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, b));
+  if (n) PetscCall(PetscArraycpy(*b, a, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CopyInts(const PetscInt *a, PetscInt n, PetscInt **b)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, b));
+  if (n) PetscCall(PetscArraycpy(*b, a, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GeometryCopy(const Geometry *a, Geometry *b)
+{
+  PetscFunctionBeginUser;
+  *b = *a;
+  PetscCall(CopyReals(a->ring, 4 * a->nring, &b->ring));
+  PetscCall(CopyReals(a->wall, 4 * a->nwall, &b->wall));
+  PetscCall(CopyReals(a->wallNormal, 2 * a->nwall, &b->wallNormal));
+  PetscCall(CopyReals(a->exit, 4 * a->nexit, &b->exit));
+  PetscCall(CopyInts(a->exitId, a->nexit, &b->exitId));
+  PetscCall(CopyReals(a->sensor, 4 * a->nsensor, &b->sensor));
+  PetscCall(CopyInts(a->sensorId, a->nsensor, &b->sensorId));
+  b->walkWKT = NULL;
+  if (a->walkWKT) PetscCall(PetscStrallocpy(a->walkWKT, &b->walkWKT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CacheFree(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(cache.text));
+  PetscCall(GeometryDestroy(&cache.g));
+  cache.registered = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
-  char               *text = NULL, err[700] = "";
+  char               *text = NULL, *kept = NULL, err[700] = "";
   long                len = 0;
   PetscMPIInt         rank;
   GEOSContextHandle_t h;
@@ -135,6 +186,16 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
     if (rank) PetscCall(PetscMalloc1(len + 1, &text));
     PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
   }
+  if (cache.text && !strcmp(cache.text, text)) { /* parsed before: a copy */
+    PetscCall(PetscFree(text));
+    PetscCheck(!needExit || cache.g.nexits > 0, comm, PETSC_ERR_USER_INPUT,
+               "-geometry '%s': no 'exit' line: agents could never leave", path);
+    PetscCall(GeometryCopy(&cache.g, g));
+    PetscCall(PetscInfo(NULL, "geometry '%s': a copy of the first parse\n", path));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrallocpy(text, &kept)); /* the parse below cuts the text into lines */
+  PetscCall(PetscInfo(NULL, "geometry '%s': parsed by GEOS\n", path));
 
   h = GEOS_init_r();
   GEOSContext_setErrorMessageHandler_r(h, GeosHandler, &gm);
@@ -278,7 +339,17 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GEOSWKTReader_destroy_r(h, rd);
   GEOS_finish_r(h);
   PetscCall(PetscFree(text));
-  if (err[0]) PetscCall(GeometryDestroy(g)); /* what was read before the error (fuzzing found the leak) */
+  if (err[0]) {
+    PetscCall(GeometryDestroy(g)); /* what was read before the error (fuzzing found the leak) */
+    PetscCall(PetscFree(kept));
+  } else { /* the new cache */
+    PetscCall(PetscFree(cache.text));
+    PetscCall(GeometryDestroy(&cache.g));
+    cache.text = kept;
+    PetscCall(GeometryCopy(g, &cache.g));
+    if (!cache.registered) PetscCall(PetscRegisterFinalize(CacheFree));
+    cache.registered = PETSC_TRUE;
+  }
   PetscCheck(!err[0], comm, PETSC_ERR_USER_INPUT, "-geometry '%s': %s", path, err);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
