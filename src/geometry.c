@@ -151,19 +151,14 @@ static PetscErrorCode CacheFree(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
+/* The geometry's text on every rank (rank 0 reads the file), or one error. */
+static PetscErrorCode ReadText(MPI_Comm comm, const char *path, char **textp)
 {
-  char               *text = NULL, *kept = NULL, err[700] = "";
-  long                len = 0;
-  PetscMPIInt         rank;
-  GEOSContextHandle_t h;
-  GeosMsg             gm = {""};
-  GEOSWKTReader      *rd;
-  GEOSGeometry       *walk = NULL, *exits[256];
-  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0, caps = 0;
+  char       *text = NULL;
+  long        len  = 0;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!strcmp(path, "builtin:venue")) {
     len = (long)strlen(BuiltinVenue);
@@ -186,6 +181,22 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
     if (rank) PetscCall(PetscMalloc1(len + 1, &text));
     PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
   }
+  *textp = text;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
+{
+  char               *text = NULL, *kept = NULL, err[700] = "";
+  GEOSContextHandle_t h;
+  GeosMsg             gm = {""};
+  GEOSWKTReader      *rd;
+  GEOSGeometry       *walk = NULL, *exits[256];
+  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0, caps = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  PetscCall(ReadText(comm, path, &text));
   if (cache.text && !strcmp(cache.text, text)) { /* parsed before: a copy */
     PetscCall(PetscFree(text));
     PetscCheck(!needExit || cache.g.nexits > 0, comm, PETSC_ERR_USER_INPUT,
