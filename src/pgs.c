@@ -229,16 +229,14 @@ static PetscErrorCode FindRows(Sim *s, Row **rows, PetscInt *nrows, PetscInt64 *
             if (gap - p->r[i] < act) PGS_PUSH(((Row){i, -1, ex, ey, gap - p->r[i]}));
           }
         }
-        for (int f = -1; f < 4; f++) {
-          const PetscInt nk = f < 0 ? k : k + fwd[f];
-          for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {
-            const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dist = PetscSqrtReal(dx * dx + dy * dy),
-                            g = dist - p->r[i] - p->r[j];
-            (*tests)++;
-            if (g >= act) continue;
-            if (dist > 0) PGS_PUSH(((Row){i, j, dx / dist, dy / dist, g}));
-            else PGS_PUSH(((Row){i, j, p->id[i] < p->id[j] ? 1.0 : -1.0, 0.0, g})); /* project.h's choice */
-          }
+        CELLS_FOR_PARTNERS(c, k, fwd, i, j)
+        {
+          const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dist = PetscSqrtReal(dx * dx + dy * dy),
+                          g = dist - p->r[i] - p->r[j];
+          (*tests)++;
+          if (g >= act) continue;
+          if (dist > 0) PGS_PUSH(((Row){i, j, dx / dist, dy / dist, g}));
+          else PGS_PUSH(((Row){i, j, p->id[i] < p->id[j] ? 1.0 : -1.0, 0.0, g})); /* project.h's choice */
         }
       }
     }

@@ -245,13 +245,11 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
       const PetscInt k = cy * L + cx;
       for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
         m = PetscMax(m, WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]));
-        for (int f = -1; f < 4; f++) {
-          const PetscInt nk = f < 0 ? k : k + fwd[f];
-          for (PetscInt j = f < 0 ? i + 1 : c->beg[nk]; j < c->end[nk]; j++) {
-            const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
-            const PetscReal d2 = dx * dx + dy * dy;
-            if (d2 < sr * sr) m = PetscMax(m, sr - PetscSqrtReal(d2));
-          }
+        CELLS_FOR_PARTNERS(c, k, fwd, i, j)
+        {
+          const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
+          const PetscReal d2 = dx * dx + dy * dy;
+          if (d2 < sr * sr) m = PetscMax(m, sr - PetscSqrtReal(d2));
         }
       }
     }

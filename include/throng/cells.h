@@ -21,3 +21,13 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool 
    the ghost now at n + k (ghost indices relative to n). Not collective.                */
 PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt *oldOfNew);
 PetscErrorCode CellsCountCandidates(const Domain *d, Cells *c);
+
+/* The candidate partners j of disk i in cell k: the disks after i in k, then every disk
+   of k's forward neighbours (fwd: DomainForwardOffsets), a half stencil that takes each
+   pair of neighbouring cells once.  The order is the sweep's (pbd.c's SweepCell unrolls
+   the same loops by hand).  Use: CELLS_FOR_PARTNERS(c, k, fwd, i, j) { ... j ... }     */
+#define CELLS_FOR_PARTNERS(c, k, fwd, i, j) \
+  for (int f_ = -1; f_ < 4; f_++) \
+    for (PetscInt j       = f_ < 0 ? (i) + 1 : (c)->beg[(k) + (fwd)[f_]], \
+                  j##_end = (c)->end[f_ < 0 ? (k) : (k) + (fwd)[f_]]; \
+         j < j##_end; j++)
