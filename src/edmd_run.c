@@ -36,6 +36,110 @@ static int CompareId(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* A replica's disks in id order (the engine's order), and their velocities: Maxwell-
+   Boltzmann per id, zero total momentum, exactly kT per disk; masses (r / radius)^2 and
+   the area covered (eta before the division by the box). */
+static PetscErrorCode ReplicaStart(const Params *prm, Particles *P, PetscReal *vx, PetscReal *vy, PetscReal *m,
+                                   PetscReal *eta)
+{
+  PetscFunctionBeginUser;
+  *eta = 0;
+  { /* engine order = id order, whatever the cells did */
+    struct {
+      PetscInt64 id;
+      PetscInt   k;
+    } * o;
+    PetscInt *perm;
+    PetscCall(PetscMalloc1(P->n + 1, &o));
+    for (PetscInt i = 0; i < P->n; i++) o[i].id = P->id[i], o[i].k = i;
+    qsort(o, (size_t)P->n, sizeof(*o), CompareId);
+    PetscCall(PetscMalloc1(P->n + 1, &perm));
+    for (PetscInt i = 0; i < P->n; i++) perm[i] = o[i].k;
+    P->ng = 0;
+    PetscCall(ParticlesGather(P, 0, P->n, perm, PETSC_TRUE, PETSC_TRUE));
+    PetscCall(PetscFree(perm));
+    PetscCall(PetscFree(o));
+  }
+  /* velocities: Maxwell-Boltzmann per id, zero total momentum, exactly kT per disk */
+  {
+    PetscReal px = 0, py = 0, M = 0, k2 = 0;
+    for (PetscInt i = 0; i < P->n; i++) {
+      PetscReal g[2];
+      m[i] = PetscSqr(P->r[i] / prm->radius);
+      InitGaussian2(prm, P->id[i], g);
+      vx[i] = g[0] * PetscSqrtReal(prm->kT / m[i]);
+      vy[i] = g[1] * PetscSqrtReal(prm->kT / m[i]);
+      px += m[i] * vx[i], py += m[i] * vy[i], M += m[i];
+      *eta += PETSC_PI * P->r[i] * P->r[i];
+    }
+    for (PetscInt i = 0; i < P->n; i++) vx[i] -= px / M, vy[i] -= py / M;
+    for (PetscInt i = 0; i < P->n; i++) k2 += 0.5 * m[i] * (vx[i] * vx[i] + vy[i] * vy[i]);
+    for (PetscInt i = 0; i < P->n && k2 > 0; i++)
+      vx[i] *= PetscSqrtReal(P->n * prm->kT / k2), vy[i] *= PetscSqrtReal(P->n * prm->kT / k2);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What a replica run ends with: counts, energy and momentum, the pressure against
+   Henderson's equation of state (mean over the replicas), and replica 0's state digest. */
+typedef struct {
+  PetscReal      ekin, kT, eta, worst, vir0, wall0, tstat, L[2];
+  PetscInt64     coll0;
+  PetscLogDouble t0, t1, tEq;
+  PetscMPIInt    size;
+} ReplicaStats;
+
+static PetscErrorCode ReplicaSummary(MPI_Comm world, MPI_Comm self, const Params *prm, EDMD *e, Particles *P,
+                                     PetscInt kvx, PetscInt kvy, const ReplicaStats *st)
+{
+  PetscFunctionBeginUser;
+  const PetscReal tm = prm->steps * prm->dt - st->tstat, el = (PetscReal)(st->t1 - st->t0);
+  PetscReal       z  = 1 + (P->n && tm > 0 ? (e->virial - st->vir0) / (2 * P->n * st->kT * tm) : 0);
+  PetscReal       zw = P->n && tm > 0 ? (e->wallImpulse - st->wall0) / (2 * (st->L[0] + st->L[1]) * tm) * st->L[0] *
+                                    st->L[1] / (P->n * st->kT)
+                                      : 0;
+  PetscReal zz[3]    = {prm->periodic ? z : zw, (prm->periodic ? z : zw) * (prm->periodic ? z : zw), 0}, ekin1, mom1[2];
+  const PetscReal henderson = (1 + st->eta * st->eta / 8) / PetscSqr(1 - st->eta);
+  PetscInt64      c[4]      = {e->collisions, e->bounces, e->stale, e->crossings};
+  Digest          dg;
+  char            hex[33];
+
+  EDMDEnergy(e, &ekin1, mom1);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, zz, 2, MPIU_REAL, MPI_SUM, world));
+  PetscCall(PetscPrintf(
+    world, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt_FMT "  ranks %d  wall %.3f s  (edmd, replica 0)\n",
+    prm->steps, (double)(prm->steps * prm->dt), P->n, st->size, (double)el));
+  PetscCall(PetscPrintf(
+    world,
+    "summary: edmd: collisions %" PetscInt64_FMT " (%.4g per disk), wall bounces %" PetscInt64_FMT
+    ", stale pops %" PetscInt64_FMT ", cell crossings %" PetscInt64_FMT
+    ", %.4e collisions/s (%.4e after equilibration)\n",
+    c[0], P->n ? (double)c[0] / (double)P->n : 0.0, c[1], c[2], c[3], el > 0 ? (double)((PetscReal)c[0] / el) : 0.0,
+    st->t1 > st->tEq ? (double)((PetscReal)(e->collisions - st->coll0) / (PetscReal)(st->t1 - st->tEq)) : 0.0));
+  PetscCall(PetscPrintf(world,
+                        "summary: edmd: energy drift %.3e (relative), momentum %.3e %.3e, max_overlap %.3e of a "
+                        "diameter (at the reports), contact error %.3e (at the collisions)\n",
+                        (double)(st->ekin > 0 ? (ekin1 - st->ekin) / st->ekin : 0), (double)mom1[0], (double)mom1[1],
+                        (double)st->worst, (double)e->contact));
+  {
+    const PetscReal mean = zz[0] / st->size, var = st->size > 1 ? (zz[1] - st->size * mean * mean) / (st->size - 1) : 0,
+                    se = st->size > 1 ? PetscSqrtReal(PetscMax(var, 0) / st->size) : 0;
+    PetscCall(PetscPrintf(world,
+                          "summary: edmd: eta %.6g  Z %.6g (%s, replica 0)  Z %.6g +- %.2g (mean of %d replicas)  "
+                          "Henderson %.6g  deviation %+.3f %%  over t = %g (%" PetscInt64_FMT " collisions)\n",
+                          (double)st->eta, (double)(prm->periodic ? z : zw),
+                          prm->periodic ? "collision virial" : "wall momentum", (double)mean, (double)se, st->size,
+                          (double)henderson, (double)(100 * (mean - henderson) / henderson), (double)tm,
+                          e->collisions - st->coll0));
+  }
+  /* SIMULATE's last line: every disk moves to the final time */
+  EDMDStateAt(e, prm->steps * prm->dt, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
+  PetscCall(StateDigest(self, P, &dg));
+  DigestFormat(&dg, hex);
+  PetscCall(PetscPrintf(world, "state-digest: %s\n", hex));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exitCode)
 {
   PetscMPIInt     rank, size;
@@ -61,43 +165,11 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
   prm.seed += rank; /* replica `rank` */
   PetscCall(SimCreate(self, &prm, &s));
   P = &s.P;
-  { /* engine order = id order, whatever the cells did */
-    struct {
-      PetscInt64 id;
-      PetscInt   k;
-    } * o;
-    PetscInt *perm;
-    PetscCall(PetscMalloc1(P->n + 1, &o));
-    for (PetscInt i = 0; i < P->n; i++) o[i].id = P->id[i], o[i].k = i;
-    qsort(o, (size_t)P->n, sizeof(*o), CompareId);
-    PetscCall(PetscMalloc1(P->n + 1, &perm));
-    for (PetscInt i = 0; i < P->n; i++) perm[i] = o[i].k;
-    P->ng = 0;
-    PetscCall(ParticlesGather(P, 0, P->n, perm, PETSC_TRUE, PETSC_TRUE));
-    PetscCall(PetscFree(perm));
-    PetscCall(PetscFree(o));
-  }
+  PetscCall(PetscMalloc3(P->n + 1, &vx, P->n + 1, &vy, P->n + 1, &m));
+  PetscCall(ReplicaStart(&prm, P, vx, vy, m, &eta));
   /* the velocities at the output times, a snapshot field of their own */
   PetscCall(ParticlesRegisterField(P, "vx", FIELD_REAL, FIELD_OWNED | FIELD_SNAPSHOT, &kvx));
   PetscCall(ParticlesRegisterField(P, "vy", FIELD_REAL, FIELD_OWNED | FIELD_SNAPSHOT, &kvy));
-  /* velocities: Maxwell-Boltzmann per id, zero total momentum, exactly kT per disk */
-  PetscCall(PetscMalloc3(P->n + 1, &vx, P->n + 1, &vy, P->n + 1, &m));
-  {
-    PetscReal px = 0, py = 0, M = 0, k2 = 0;
-    for (PetscInt i = 0; i < P->n; i++) {
-      PetscReal g[2];
-      m[i] = PetscSqr(P->r[i] / prm.radius);
-      InitGaussian2(&prm, P->id[i], g);
-      vx[i] = g[0] * PetscSqrtReal(prm.kT / m[i]);
-      vy[i] = g[1] * PetscSqrtReal(prm.kT / m[i]);
-      px += m[i] * vx[i], py += m[i] * vy[i], M += m[i];
-      eta += PETSC_PI * P->r[i] * P->r[i];
-    }
-    for (PetscInt i = 0; i < P->n; i++) vx[i] -= px / M, vy[i] -= py / M;
-    for (PetscInt i = 0; i < P->n; i++) k2 += 0.5 * m[i] * (vx[i] * vx[i] + vy[i] * vy[i]);
-    for (PetscInt i = 0; i < P->n && k2 > 0; i++)
-      vx[i] *= PetscSqrtReal(P->n * prm.kT / k2), vy[i] *= PetscSqrtReal(P->n * prm.kT / k2);
-  }
   lo[0] = prm.box[0], lo[1] = prm.box[1], L[0] = prm.box[2] - prm.box[0], L[1] = prm.box[3] - prm.box[1];
   eta /= L[0] * L[1];
   { /* a replica's bad start becomes one collective message, replica 0's if it has one */
@@ -178,48 +250,8 @@ static PetscErrorCode EDMDRun(MPI_Comm world, const Params *prm0, PetscInt *exit
   PetscCall(PetscTime(&t1));
   if (e.log) fclose(e.log);
   {
-    const PetscReal tm = prm.steps * prm.dt - tstat, el = (PetscReal)(t1 - t0);
-    PetscReal       z = 1 + (P->n && tm > 0 ? (e.virial - vir0) / (2 * P->n * kT * tm) : 0);
-    PetscReal zw = P->n && tm > 0 ? (e.wallImpulse - wall0) / (2 * (L[0] + L[1]) * tm) * L[0] * L[1] / (P->n * kT) : 0;
-    PetscReal zz[3] = {prm.periodic ? z : zw, (prm.periodic ? z : zw) * (prm.periodic ? z : zw), 0}, ekin1, mom1[2];
-    const PetscReal henderson = (1 + eta * eta / 8) / PetscSqr(1 - eta);
-    PetscInt64      c[4]      = {e.collisions, e.bounces, e.stale, e.crossings};
-    Digest          dg;
-    char            hex[33];
-
-    EDMDEnergy(&e, &ekin1, mom1);
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, zz, 2, MPIU_REAL, MPI_SUM, world));
-    PetscCall(PetscPrintf(
-      world, "summary: steps %" PetscInt_FMT "  t %g  N %" PetscInt_FMT "  ranks %d  wall %.3f s  (edmd, replica 0)\n",
-      prm.steps, (double)(prm.steps * prm.dt), P->n, size, (double)el));
-    PetscCall(PetscPrintf(world,
-                          "summary: edmd: collisions %" PetscInt64_FMT " (%.4g per disk), wall bounces %" PetscInt64_FMT
-                          ", stale pops %" PetscInt64_FMT ", cell crossings %" PetscInt64_FMT
-                          ", %.4e collisions/s (%.4e after equilibration)\n",
-                          c[0], P->n ? (double)c[0] / (double)P->n : 0.0, c[1], c[2], c[3],
-                          el > 0 ? (double)((PetscReal)c[0] / el) : 0.0,
-                          t1 > tEq ? (double)((PetscReal)(e.collisions - coll0) / (PetscReal)(t1 - tEq)) : 0.0));
-    PetscCall(PetscPrintf(world,
-                          "summary: edmd: energy drift %.3e (relative), momentum %.3e %.3e, max_overlap %.3e of a "
-                          "diameter (at the reports), contact error %.3e (at the collisions)\n",
-                          (double)(ekin > 0 ? (ekin1 - ekin) / ekin : 0), (double)mom1[0], (double)mom1[1],
-                          (double)worst, (double)e.contact));
-    {
-      const PetscReal mean = zz[0] / size, var = size > 1 ? (zz[1] - size * mean * mean) / (size - 1) : 0,
-                      se = size > 1 ? PetscSqrtReal(PetscMax(var, 0) / size) : 0;
-      PetscCall(PetscPrintf(world,
-                            "summary: edmd: eta %.6g  Z %.6g (%s, replica 0)  Z %.6g +- %.2g (mean of %d replicas)  "
-                            "Henderson %.6g  deviation %+.3f %%  over t = %g (%" PetscInt64_FMT " collisions)\n",
-                            (double)eta, (double)(prm.periodic ? z : zw),
-                            prm.periodic ? "collision virial" : "wall momentum", (double)mean, (double)se, size,
-                            (double)henderson, (double)(100 * (mean - henderson) / henderson), (double)tm,
-                            e.collisions - coll0));
-    }
-    /* SIMULATE's last line: every disk moves to the final time */
-    EDMDStateAt(&e, prm.steps * prm.dt, P->x, P->y, ParticlesField(P, kvx), ParticlesField(P, kvy));
-    PetscCall(StateDigest(self, P, &dg));
-    DigestFormat(&dg, hex);
-    PetscCall(PetscPrintf(world, "state-digest: %s\n", hex));
+    const ReplicaStats st = {ekin, kT, eta, worst, vir0, wall0, tstat, {L[0], L[1]}, coll0, t0, t1, tEq, size};
+    PetscCall(ReplicaSummary(world, self, &prm, &e, P, kvx, kvy, &st));
   }
   if (out) PetscCall(H5MDClose(&w, (PetscReal)(t1 - t0)));
   PetscCall(EDMDDestroy(&e));
