@@ -27,6 +27,7 @@
  * per linearised constraint and Gauss-Seidel iteration (pgs).  The summary prints it per
  * step, with iterations, residuals and gaps; -solver_monitor prints them every step.  */
 #include <throng/sim.h>
+#include <string.h>
 
 static PetscFunctionList solverList       = NULL;
 static char              solverHelp[1024] = "Time stepper:";
@@ -53,12 +54,25 @@ PetscErrorCode SolverCreate_Penalty(SolverOps *ops); /* penalty.c  */
 PetscErrorCode SolverCreate_PGS(SolverOps *ops);     /* pgs.c      */
 PetscErrorCode SolverCreate_EDMD(SolverOps *ops);    /* edmd_run.c */
 
+static PetscBool registered = PETSC_FALSE;
+
+/* At PetscFinalize: the registry goes (a later PetscInitialize registers anew). */
+static PetscErrorCode SolverRegistryFree(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFunctionListDestroy(&solverList));
+  solverHelp[strlen("Time stepper:")] = 0;
+  solverNames[0]                      = 0;
+  registered                          = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SolverRegisterAll(void)
 {
-  static PetscBool done = PETSC_FALSE;
   PetscFunctionBeginUser;
-  if (done) PetscFunctionReturn(PETSC_SUCCESS);
-  done = PETSC_TRUE;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(SolverRegistryFree));
   PetscCall(SolverRegister("pbd", "one sweep", SolverCreate_PBD));
   PetscCall(SolverRegister("pngs", "sweeps to convergence", SolverCreate_PNGS));
   PetscCall(SolverRegister("penalty", "explicit Euler, seed 000 eq. 107", SolverCreate_Penalty));
