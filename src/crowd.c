@@ -1,5 +1,8 @@
 /* crowd — pedestrians leaving a venue (seed 001 §4.2).
  *
+ * A module of the loop (modules.c): on with -geometry and -walk, its hooks at the end of
+ * this file.  The core calls them and never names the crowd.
+ *
  * The crowd model of Maury and Venel: each agent i has a desired velocity
  *     U_i = v_i w(q_i),   w = -grad phi / |grad phi|,
  * phi the travel distance to the nearest exit (eikonal.c), and its actual velocity is

@@ -2,8 +2,10 @@
  *
  * SimCreate builds, in order: the decomposition (cells of edge 2 r_max + skin, tiles,
  * rank blocks), the disks (init.c, routed to their owners), the binning and the ghosts.
- * SimRebin is the "cells" phase of a step: migrate, check the load balance (balance.c:
- * it may move the block borders), bin, rebuild ghosts.
+ * SimRebin is the "cells" phase of a step: migrate, ask the balancer (balance.c) whether
+ * the block borders should move, and if so move them here (Repartition: new cuts, then
+ * the cells, halo and migrator that depend on them, and the disks routed to their new
+ * owners), bin, rebuild ghosts.  The modules (modules.c) are told before and after.
  * SimMaxOverlap measures the largest violation of any pair or wall constraint; it runs
  * over the candidate pairs of the current binning, which are all the pairs that can
  * overlap while the displacement check of pbd.c holds.                                  */
