@@ -640,183 +640,216 @@ static void Flow(PetscInt n, PetscReal first, PetscReal last, PetscReal *flow)
   *flow = n > 1 && last > first ? (PetscReal)(n - 1) / (last - first) : 0;
 }
 
+/* The crowd's records on rank 0 at the end: exit passages and sensor crossings in time
+   order, the evacuation curve N(t), the mean density map. */
+typedef struct {
+  PetscReal  time;
+  PetscInt64 remaining;
+} CurveRow;
+
+typedef struct {
+  ExitRec   *all;
+  CrossRec  *crs;
+  PetscReal *dens;
+  CurveRow  *curve;
+  PetscInt   tot, ncr, ncurve;
+} Report;
+
+/* The summary lines (rank 0): agents out, each exit's flow, the doors' capacity, each
+   sensor's crossings, the density map's peak. */
+static PetscErrorCode ReportLines(const Sim *s, const Crowd *c, const Report *r)
+{
+  PetscFunctionBeginUser;
+  PetscInt  *per;
+  PetscReal *first, *last, fl;
+  PetscCall(PetscCalloc3(c->geom->nexits, &per, c->geom->nexits, &first, c->geom->nexits, &last));
+  for (PetscInt k = 0; k < r->tot; k++) {
+    const PetscInt e = r->all[k].exit;
+    if (!per[e]) first[e] = r->all[k].time;
+    per[e]++;
+    last[e] = r->all[k].time;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                        "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", r->tot,
+                        c->total, r->tot == c->total ? "evacuation time" : "still inside at",
+                        r->tot == c->total && r->tot ? (double)r->all[r->tot - 1].time : (double)s->time));
+  for (PetscInt e = 0; e < c->geom->nexits; e++) {
+    Flow(per[e], first[e], last[e], &fl);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT
+                          " agents, first %g s, last %g s, mean flow %.4g /s\n",
+                          e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
+  }
+  { /* what the doors could pass at the flow measured in laboratory bottlenecks: r->all
+       doors shared evenly, and each door with the agents that chose it in this run */
+    const PetscReal W = ExitWidth(c->geom, -1), t1 = r->tot ? r->all[0].time : 0;
+    PetscReal       Tdoor = 0;
+    for (PetscInt e = 0; e < c->geom->nexits; e++)
+      if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(c->geom, e)));
+    PetscCall(PetscPrintf(
+      PETSC_COMM_SELF,
+      "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of "
+      "doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n",
+      CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1, (double)Tdoor));
+  }
+  PetscCall(PetscFree3(per, first, last));
+  for (PetscInt k = 0; k < c->geom->nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
+    PetscInt  np = 0, nm = 0;
+    PetscReal t0 = 0, t1 = 0;
+    for (PetscInt j = 0; j < r->ncr; j++) {
+      if (r->crs[j].sensor != k) continue;
+      if (r->crs[j].dir < 0) {
+        nm++;
+        continue;
+      }
+      if (!np) t0 = r->crs[j].time;
+      np++;
+      t1 = r->crs[j].time;
+    }
+    Flow(np, t0, t1, &fl);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: sensor %" PetscInt_FMT ": %" PetscInt_FMT
+                          " crossings forward, %" PetscInt_FMT " back, net %" PetscInt_FMT
+                          "; forward first %g s, last %g s, mean flow %.4g /s\n",
+                          k, np, nm, np - nm, (double)t0, (double)t1, (double)fl));
+  }
+  if (r->dens) {
+    PetscReal mx = 0;
+    for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) mx = PetscMax(mx, r->dens[k]);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT
+                          " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n",
+                          c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PREFIX.exits.csv, PREFIX.evacuation.csv, PREFIX.sensors.csv: rank 0 writes them, and
+   the ranks agree on whether it could (collective). */
+static PetscErrorCode ReportCSV(const Sim *s, const Crowd *c, const Report *r)
+{
+  MPI_Comm    comm = s->dom.comm;
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  char name[PETSC_MAX_PATH_LEN] = "";
+  int  bad                      = 0;
+  if (!rank) {
+    FILE *f;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
+    if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
+      fprintf(f, "id,time,exit\n");
+      for (PetscInt k = 0; k < r->tot; k++)
+        fprintf(f, "%lld,%.10g,%d\n", (long long)r->all[k].id, (double)r->all[k].time, (int)r->all[k].exit);
+      bad = fclose(f) != 0;
+    } else bad = 1;
+    if (!bad) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
+      if ((f = fopen(name, "w"))) {
+        fprintf(f, "time,remaining\n");
+        for (PetscInt k = 0; k < r->ncurve; k++)
+          fprintf(f, "%.10g,%lld\n", (double)r->curve[k].time, (long long)r->curve[k].remaining);
+        bad = fclose(f) != 0;
+      } else bad = 1;
+    }
+    if (!bad && c->geom->nsensors) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
+      if ((f = fopen(name, "w"))) {
+        fprintf(f, "id,time,sensor,direction\n");
+        for (PetscInt k = 0; k < r->ncr; k++)
+          fprintf(f, "%lld,%.10g,%d,%d\n", (long long)r->crs[k].id, (double)r->crs[k].time, (int)r->crs[k].sensor,
+                  (int)r->crs[k].dir);
+        bad = fclose(f) != 0;
+      } else bad = 1;
+    }
+  }
+  PetscCall(IoAgree(comm, &bad));
+  PetscCallMPI(MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, comm));
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_WRITE, "cannot write the crowd table '%s'", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same in PREFIX.h5, group /crowd (collective). */
+static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r, hid_t file, hid_t dxpl)
+{
+  MPI_Comm comm = s->dom.comm;
+  PetscFunctionBeginUser;
+  hid_t   g, t;
+  hsize_t d[2];
+  if (H5Lexists(file, "crowd", H5P_DEFAULT) > 0)
+    PetscCallHDF5(comm, H5Ldelete(file, "crowd", H5P_DEFAULT)); /* a restarted run reports anew */
+  PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  {
+    const long long n0 = (long long)c->total;
+    const PetscReal W = ExitWidth(c->geom, -1), js = CROWD_LAB_FLOW;
+    PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
+    PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
+    PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
+    PetscCall(IoWriteStringAttr(comm, g, "description",
+                                "exits: one row per agent that left (id, time s, exit); evacuation: agents inside "
+                                "after each exit time; sensors: one row per crossing of a sensor line (direction +1 "
+                                "from its left to its right); density: mean agents per m^2"));
+  }
+  PetscCall(WriteTables(comm, g, dxpl, r->all, r->tot, r->crs, r->ncr));
+  t = H5Tcreate(H5T_COMPOUND, sizeof(CurveRow));
+  H5Tinsert(t, "time", HOFFSET(CurveRow, time), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "remaining", HOFFSET(CurveRow, remaining), H5T_NATIVE_INT64);
+  d[0] = (hsize_t)r->ncurve;
+  PetscCall(WriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
+  H5Tclose(t);
+  if (c->dens) {
+    hid_t           ds;
+    const PetscReal origin[2] = {c->dx0, c->dy0};
+    const PetscInt  ns        = c->dsamples;
+    d[0] = (hsize_t)c->dny, d[1] = (hsize_t)c->dnx;
+    PetscCall(WriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, r->dens));
+    PetscCallHDF5(comm, ds = H5Dopen2(g, "density", H5P_DEFAULT));
+    PetscCall(IoWriteAttr(comm, ds, "origin", H5T_NATIVE_DOUBLE, 2, origin));
+    PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
+    PetscCall(IoWriteAttr(comm, ds, "interval", H5T_NATIVE_DOUBLE, 0, &s->prm.densDt));
+    PetscCall(IoWriteAttr(comm, ds, "samples", PetscIntH5(), 0, &ns));
+    PetscCall(IoWriteStringAttr(comm, ds, "layout",
+                                "value[iy][ix] is the mean number of agents per m^2 in the cell [x0 + ix h, x0 + "
+                                "(ix+1) h) x [y0 + iy h, y0 + (iy+1) h), (x0, y0) = origin, h = cell"));
+    PetscCallHDF5(comm, H5Dclose(ds));
+  }
+  PetscCallHDF5(comm, H5Gclose(g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
 {
   Crowd      *c    = CrowdOf(s);
   MPI_Comm    comm = s->dom.comm;
   PetscMPIInt rank;
-  ExitRec    *all  = NULL;
-  CrossRec   *crs  = NULL;
-  PetscReal  *dens = NULL;
-  PetscInt    tot = 0, ncr = 0, ncurve = 0;
-  struct Curve {
-    PetscReal  time;
-    PetscInt64 remaining;
-  } *curve = NULL;
+  Report      rep = {NULL, NULL, NULL, NULL, 0, 0, 0};
+  Report     *r   = &rep;
 
   PetscFunctionBeginUser;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(GatherAll(s, PETSC_TRUE, &all, &tot, &crs, &ncr, &dens));
+  PetscCall(GatherAll(s, PETSC_TRUE, &r->all, &r->tot, &r->crs, &r->ncr, &r->dens));
   /* every agent removed has had its passage recorded, once */
-  PetscCheck(s->ndisks > 0 || tot == c->total, comm, PETSC_ERR_PLIB,
-             "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total, tot);
+  PetscCheck(s->ndisks > 0 || r->tot == c->total, comm, PETSC_ERR_PLIB,
+             "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total,
+             r->tot);
   if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
-    PetscCall(PetscMalloc1(tot + 1, &curve));
-    curve[ncurve++] = (struct Curve){0, c->total};
-    for (PetscInt k = 0; k < tot; k++)
-      if (k + 1 == tot || all[k + 1].time != all[k].time)
-        curve[ncurve++] = (struct Curve){all[k].time, c->total - k - 1};
-    if (dens)
-      for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) dens[k] /= PetscMax(c->dsamples, 1) * c->dh * c->dh;
+    PetscCall(PetscMalloc1(r->tot + 1, &r->curve));
+    r->curve[r->ncurve++] = (CurveRow){0, c->total};
+    for (PetscInt k = 0; k < r->tot; k++)
+      if (k + 1 == r->tot || r->all[k + 1].time != r->all[k].time)
+        r->curve[r->ncurve++] = (CurveRow){r->all[k].time, c->total - k - 1};
+    if (r->dens)
+      for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) r->dens[k] /= PetscMax(c->dsamples, 1) * c->dh * c->dh;
   }
-  PetscCallMPI(MPI_Bcast(&ncurve, 1, MPIU_INT, 0, comm));
-  if (!rank) {
-    PetscInt  *per;
-    PetscReal *first, *last, fl;
-    PetscCall(PetscCalloc3(c->geom->nexits, &per, c->geom->nexits, &first, c->geom->nexits, &last));
-    for (PetscInt k = 0; k < tot; k++) {
-      const PetscInt e = all[k].exit;
-      if (!per[e]) first[e] = all[k].time;
-      per[e]++;
-      last[e] = all[k].time;
-    }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                          "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", tot,
-                          c->total, tot == c->total ? "evacuation time" : "still inside at",
-                          tot == c->total && tot ? (double)all[tot - 1].time : (double)s->time));
-    for (PetscInt e = 0; e < c->geom->nexits; e++) {
-      Flow(per[e], first[e], last[e], &fl);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                            "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT
-                            " agents, first %g s, last %g s, mean flow %.4g /s\n",
-                            e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
-    }
-    { /* what the doors could pass at the flow measured in laboratory bottlenecks: all
-         doors shared evenly, and each door with the agents that chose it in this run */
-      const PetscReal W = ExitWidth(c->geom, -1), t1 = tot ? all[0].time : 0;
-      PetscReal       Tdoor = 0;
-      for (PetscInt e = 0; e < c->geom->nexits; e++)
-        if (per[e]) Tdoor = PetscMax(Tdoor, first[e] + (PetscReal)per[e] / (CROWD_LAB_FLOW * ExitWidth(c->geom, e)));
-      PetscCall(
-        PetscPrintf(PETSC_COMM_SELF,
-                    "summary: crowd: door capacity at %.2g /(m s): %.4g s with the doors shared evenly (%.4g m of "
-                    "doors, from the first passage at %g s); %.4g s for the agents each door had in this run\n",
-                    CROWD_LAB_FLOW, (double)(t1 + (PetscReal)c->total / (CROWD_LAB_FLOW * W)), (double)W, (double)t1,
-                    (double)Tdoor));
-    }
-    PetscCall(PetscFree3(per, first, last));
-    for (PetscInt k = 0; k < c->geom->nsensors; k++) { /* per sensor: crossings each way, flow of the positive ones */
-      PetscInt  np = 0, nm = 0;
-      PetscReal t0 = 0, t1 = 0;
-      for (PetscInt j = 0; j < ncr; j++) {
-        if (crs[j].sensor != k) continue;
-        if (crs[j].dir < 0) {
-          nm++;
-          continue;
-        }
-        if (!np) t0 = crs[j].time;
-        np++;
-        t1 = crs[j].time;
-      }
-      Flow(np, t0, t1, &fl);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                            "summary: crowd: sensor %" PetscInt_FMT ": %" PetscInt_FMT
-                            " crossings forward, %" PetscInt_FMT " back, net %" PetscInt_FMT
-                            "; forward first %g s, last %g s, mean flow %.4g /s\n",
-                            k, np, nm, np - nm, (double)t0, (double)t1, (double)fl));
-    }
-    if (dens) {
-      PetscReal mx = 0;
-      for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) mx = PetscMax(mx, dens[k]);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                            "summary: crowd: density map %" PetscInt_FMT " x %" PetscInt_FMT
-                            " cells of %g m, %" PetscInt_FMT " samples, peak mean density %.4g /m^2\n",
-                            c->dnx, c->dny, (double)c->dh, c->dsamples, (double)mx));
-    }
-  }
-  if (writeFiles) { /* rank 0 writes the tables; the ranks agree on whether it could */
-    char name[PETSC_MAX_PATH_LEN] = "";
-    int  bad                      = 0;
-    if (!rank) {
-      FILE *f;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
-      if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
-        fprintf(f, "id,time,exit\n");
-        for (PetscInt k = 0; k < tot; k++)
-          fprintf(f, "%lld,%.10g,%d\n", (long long)all[k].id, (double)all[k].time, (int)all[k].exit);
-        bad = fclose(f) != 0;
-      } else bad = 1;
-      if (!bad) {
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
-        if ((f = fopen(name, "w"))) {
-          fprintf(f, "time,remaining\n");
-          for (PetscInt k = 0; k < ncurve; k++)
-            fprintf(f, "%.10g,%lld\n", (double)curve[k].time, (long long)curve[k].remaining);
-          bad = fclose(f) != 0;
-        } else bad = 1;
-      }
-      if (!bad && c->geom->nsensors) {
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
-        if ((f = fopen(name, "w"))) {
-          fprintf(f, "id,time,sensor,direction\n");
-          for (PetscInt k = 0; k < ncr; k++)
-            fprintf(f, "%lld,%.10g,%d,%d\n", (long long)crs[k].id, (double)crs[k].time, (int)crs[k].sensor,
-                    (int)crs[k].dir);
-          bad = fclose(f) != 0;
-        } else bad = 1;
-      }
-    }
-    PetscCall(IoAgree(comm, &bad));
-    PetscCallMPI(MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, comm));
-    PetscCheck(!bad, comm, PETSC_ERR_FILE_WRITE, "cannot write the crowd table '%s'", name);
-  }
-  if (writeFiles && file >= 0) { /* the same in PREFIX.h5, group /crowd (collective) */
-    hid_t   g, t;
-    hsize_t d[2];
-    if (H5Lexists(file, "crowd", H5P_DEFAULT) > 0)
-      PetscCallHDF5(comm, H5Ldelete(file, "crowd", H5P_DEFAULT)); /* a restarted run reports anew */
-    PetscCallHDF5(comm, g = H5Gcreate2(file, "crowd", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    {
-      const long long n0 = (long long)c->total;
-      const PetscReal W = ExitWidth(c->geom, -1), js = CROWD_LAB_FLOW;
-      PetscCall(IoWriteAttr(comm, g, "agents", H5T_NATIVE_LLONG, 0, &n0));
-      PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
-      PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
-      PetscCall(IoWriteStringAttr(comm, g, "description",
-                                  "exits: one row per agent that left (id, time s, exit); evacuation: agents inside "
-                                  "after each exit time; sensors: one row per crossing of a sensor line (direction +1 "
-                                  "from its left to its right); density: mean agents per m^2"));
-    }
-    PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
-    t = H5Tcreate(H5T_COMPOUND, sizeof(struct Curve));
-    H5Tinsert(t, "time", HOFFSET(struct Curve, time), H5T_NATIVE_DOUBLE);
-    H5Tinsert(t, "remaining", HOFFSET(struct Curve, remaining), H5T_NATIVE_INT64);
-    d[0] = (hsize_t)ncurve;
-    PetscCall(WriteRoot(comm, g, dxpl, "evacuation", t, 1, d, curve));
-    H5Tclose(t);
-    if (c->dens) {
-      hid_t           ds;
-      const PetscReal origin[2] = {c->dx0, c->dy0};
-      const PetscInt  ns        = c->dsamples;
-      d[0] = (hsize_t)c->dny, d[1] = (hsize_t)c->dnx;
-      PetscCall(WriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, dens));
-      PetscCallHDF5(comm, ds = H5Dopen2(g, "density", H5P_DEFAULT));
-      PetscCall(IoWriteAttr(comm, ds, "origin", H5T_NATIVE_DOUBLE, 2, origin));
-      PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
-      PetscCall(IoWriteAttr(comm, ds, "interval", H5T_NATIVE_DOUBLE, 0, &s->prm.densDt));
-      PetscCall(IoWriteAttr(comm, ds, "samples", PetscIntH5(), 0, &ns));
-      PetscCall(IoWriteStringAttr(comm, ds, "layout",
-                                  "value[iy][ix] is the mean number of agents per m^2 in the cell [x0 + ix h, x0 + "
-                                  "(ix+1) h) x [y0 + iy h, y0 + (iy+1) h), (x0, y0) = origin, h = cell"));
-      PetscCallHDF5(comm, H5Dclose(ds));
-    }
-    PetscCallHDF5(comm, H5Gclose(g));
-  }
-  PetscCall(PetscFree(curve));
-  PetscCall(PetscFree(all));
-  PetscCall(PetscFree(crs));
-  PetscCall(PetscFree(dens));
+  PetscCallMPI(MPI_Bcast(&r->ncurve, 1, MPIU_INT, 0, comm));
+  if (!rank) PetscCall(ReportLines(s, c, r));
+  if (writeFiles) PetscCall(ReportCSV(s, c, r));
+  if (writeFiles && file >= 0) PetscCall(ReportGroup(s, c, r, file, dxpl));
+  PetscCall(PetscFree(r->curve));
+  PetscCall(PetscFree(r->all));
+  PetscCall(PetscFree(r->crs));
+  PetscCall(PetscFree(r->dens));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
