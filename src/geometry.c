@@ -151,6 +151,72 @@ static PetscErrorCode CacheFree(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The walls: the boundary of the walkable area with the exits cut out, each exit checked
+   to lie on that boundary; then the arrays of g (rings, walls and the side each faces,
+   exits, box, area).  A failure is a message in err (of errlen bytes). */
+static PetscErrorCode Boundaries(GEOSContextHandle_t h, GEOSGeometry *walk, GEOSGeometry **exits, PetscInt nex,
+                                 Geometry *g, char *err, size_t errlen)
+{
+  PetscInt capr = 0, capw = 0, cape = 0;
+  PetscFunctionBeginUser;
+  GEOSGeometry *bnd = GEOSBoundary_r(h, walk), *walls = GEOSGeom_clone_r(h, bnd);
+  for (PetscInt e = 0; e < nex && !err[0]; e++) {
+    double d2 = 0;
+    /* every point of the exit must lie on the boundary: its distance to the boundary,
+       taken at both ends and the midpoint of each segment, is ~0 */
+    const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, exits[e]);
+    unsigned int             np = 0;
+    GEOSCoordSeq_getSize_r(h, cs, &np);
+    for (unsigned int i = 0; i < np && !err[0]; i++)
+      for (int half = 0; half < (i + 1 < np ? 2 : 1); half++) {
+        double x, y, x1, y1;
+        GEOSCoordSeq_getXY_r(h, cs, i, &x, &y);
+        if (half) {
+          GEOSCoordSeq_getXY_r(h, cs, i + 1, &x1, &y1);
+          x = 0.5 * (x + x1), y = 0.5 * (y + y1);
+        }
+        GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
+        GEOSDistance_r(h, pt, bnd, &d2);
+        GEOSGeom_destroy_r(h, pt);
+        if (d2 > 1e-6)
+          PetscCall(PetscSNPrintf(err, errlen,
+                                  "exit %" PetscInt_FMT " (the %" PetscInt_FMT
+                                  "-th 'exit' line): the point (%g, %g) is %g from the boundary of the walkable "
+                                  "area; an exit must lie on it",
+                                  e, e + 1, x, y, d2));
+      }
+    if (!err[0]) {
+      GEOSGeometry *cut = GEOSBuffer_r(h, exits[e], 1e-6, 2), *rest = GEOSDifference_r(h, walls, cut);
+      GEOSGeom_destroy_r(h, cut);
+      GEOSGeom_destroy_r(h, walls);
+      walls = rest;
+      PetscCall(AddLines(h, exits[e], &g->exit, &g->exitId, e, &g->nexit, &cape));
+    }
+  }
+  if (!err[0]) {
+    double x0, y0, x1, y1, area;
+    PetscCall(AddLines(h, walk, &g->ring, NULL, 0, &g->nring, &capr));
+    PetscCall(AddLines(h, walls, &g->wall, NULL, 0, &g->nwall, &capw));
+    GEOSGeom_getXMin_r(h, walk, &x0), GEOSGeom_getYMin_r(h, walk, &y0), GEOSGeom_getXMax_r(h, walk, &x1),
+      GEOSGeom_getYMax_r(h, walk, &y1);
+    GEOSArea_r(h, walk, &area);
+    g->bbox[0] = x0, g->bbox[1] = y0, g->bbox[2] = x1, g->bbox[3] = y1;
+    g->area   = area;
+    g->nexits = nex;
+    PetscCall(PetscMalloc1(2 * g->nwall + 1, &g->wallNormal));
+    for (PetscInt k = 0; k < g->nwall; k++) { /* which side of the wall is walkable */
+      const PetscReal *s = &g->wall[4 * k], dx = s[2] - s[0], dy = s[3] - s[1], l = PetscSqrtReal(dx * dx + dy * dy);
+      const PetscReal  nx = -dy / l, ny = dx / l, mx = 0.5 * (s[0] + s[2]), my = 0.5 * (s[1] + s[3]);
+      const PetscBool  left    = GeometryInside(g, mx + 1e-6 * nx, my + 1e-6 * ny);
+      g->wallNormal[2 * k]     = left ? nx : -nx;
+      g->wallNormal[2 * k + 1] = left ? ny : -ny;
+    }
+  }
+  GEOSGeom_destroy_r(h, walls);
+  GEOSGeom_destroy_r(h, bnd);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The geometry's text on every rank (rank 0 reads the file), or one error. */
 static PetscErrorCode ReadText(MPI_Comm comm, const char *path, char **textp)
 {
@@ -192,7 +258,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GeosMsg             gm = {""};
   GEOSWKTReader      *rd;
   GEOSGeometry       *walk = NULL, *exits[256];
-  PetscInt            nex = 0, capr = 0, capw = 0, cape = 0, caps = 0;
+  PetscInt            nex = 0, caps = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
@@ -288,63 +354,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line"));
   if (!err[0] && !nex && needExit)
     PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
-  if (!err[0]) {
-    GEOSGeometry *bnd = GEOSBoundary_r(h, walk), *walls = GEOSGeom_clone_r(h, bnd);
-    for (PetscInt e = 0; e < nex && !err[0]; e++) {
-      double d2 = 0;
-      /* every point of the exit must lie on the boundary: its distance to the boundary,
-         taken at both ends and the midpoint of each segment, is ~0 */
-      const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, exits[e]);
-      unsigned int             np = 0;
-      GEOSCoordSeq_getSize_r(h, cs, &np);
-      for (unsigned int i = 0; i < np && !err[0]; i++)
-        for (int half = 0; half < (i + 1 < np ? 2 : 1); half++) {
-          double x, y, x1, y1;
-          GEOSCoordSeq_getXY_r(h, cs, i, &x, &y);
-          if (half) {
-            GEOSCoordSeq_getXY_r(h, cs, i + 1, &x1, &y1);
-            x = 0.5 * (x + x1), y = 0.5 * (y + y1);
-          }
-          GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
-          GEOSDistance_r(h, pt, bnd, &d2);
-          GEOSGeom_destroy_r(h, pt);
-          if (d2 > 1e-6)
-            PetscCall(PetscSNPrintf(err, sizeof(err),
-                                    "exit %" PetscInt_FMT " (the %" PetscInt_FMT
-                                    "-th 'exit' line): the point (%g, %g) is %g from the boundary of the walkable "
-                                    "area; an exit must lie on it",
-                                    e, e + 1, x, y, d2));
-        }
-      if (!err[0]) {
-        GEOSGeometry *cut = GEOSBuffer_r(h, exits[e], 1e-6, 2), *rest = GEOSDifference_r(h, walls, cut);
-        GEOSGeom_destroy_r(h, cut);
-        GEOSGeom_destroy_r(h, walls);
-        walls = rest;
-        PetscCall(AddLines(h, exits[e], &g->exit, &g->exitId, e, &g->nexit, &cape));
-      }
-    }
-    if (!err[0]) {
-      double x0, y0, x1, y1, area;
-      PetscCall(AddLines(h, walk, &g->ring, NULL, 0, &g->nring, &capr));
-      PetscCall(AddLines(h, walls, &g->wall, NULL, 0, &g->nwall, &capw));
-      GEOSGeom_getXMin_r(h, walk, &x0), GEOSGeom_getYMin_r(h, walk, &y0), GEOSGeom_getXMax_r(h, walk, &x1),
-        GEOSGeom_getYMax_r(h, walk, &y1);
-      GEOSArea_r(h, walk, &area);
-      g->bbox[0] = x0, g->bbox[1] = y0, g->bbox[2] = x1, g->bbox[3] = y1;
-      g->area   = area;
-      g->nexits = nex;
-      PetscCall(PetscMalloc1(2 * g->nwall + 1, &g->wallNormal));
-      for (PetscInt k = 0; k < g->nwall; k++) { /* which side of the wall is walkable */
-        const PetscReal *s = &g->wall[4 * k], dx = s[2] - s[0], dy = s[3] - s[1], l = PetscSqrtReal(dx * dx + dy * dy);
-        const PetscReal  nx = -dy / l, ny = dx / l, mx = 0.5 * (s[0] + s[2]), my = 0.5 * (s[1] + s[3]);
-        const PetscBool  left    = GeometryInside(g, mx + 1e-6 * nx, my + 1e-6 * ny);
-        g->wallNormal[2 * k]     = left ? nx : -nx;
-        g->wallNormal[2 * k + 1] = left ? ny : -ny;
-      }
-    }
-    GEOSGeom_destroy_r(h, walls);
-    GEOSGeom_destroy_r(h, bnd);
-  }
+  if (!err[0]) PetscCall(Boundaries(h, walk, exits, nex, g, err, sizeof(err)));
   for (PetscInt e = 0; e < nex; e++) GEOSGeom_destroy_r(h, exits[e]);
   if (walk) GEOSGeom_destroy_r(h, walk);
   GEOSWKTReader_destroy_r(h, rd);

@@ -262,6 +262,52 @@ static PetscErrorCode ExtraFields(H5MDWriter *w, const Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A restart: reopen the run's snapshot file and keep its frames up to step `from`. */
+static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWriter *w)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OpenFile(comm, w->h5, PETSC_FALSE, &w->file));
+  PetscCallHDF5(comm, w->pos = H5Dopen2(w->file, "/particles/disks/position/value", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->rad = H5Dopen2(w->file, "/particles/disks/radius/value", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->idv = H5Dopen2(w->file, "/particles/disks/id/value", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->vel = H5Dopen2(w->file, "/particles/disks/velocity/value", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->step = H5Dopen2(w->file, "/particles/disks/position/step", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->time = H5Dopen2(w->file, "/particles/disks/position/time", H5P_DEFAULT));
+  PetscCallHDF5(comm, w->count = H5Dopen2(w->file, "/observables/particle_number/value", H5P_DEFAULT));
+  PetscCall(ExtraFields(w, s));
+  for (PetscInt e = 0; e < w->nx; e++) {
+    char path[64];
+    int  bad;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/particles/disks/%s/value", w->xname[e]));
+    w->xds[e] = H5Lexists(w->file, "/particles/disks", H5P_DEFAULT) > 0 && H5Lexists(w->file, path, H5P_DEFAULT) > 0
+                  ? H5Dopen2(w->file, path, H5P_DEFAULT)
+                  : -1;
+    bad       = w->xds[e] < 0;
+    PetscCall(IoAgree(comm, &bad));
+    PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
+               "snapshot file '%s' has no per-disk field '%s' to continue: it was written without it", w->h5,
+               w->xname[e]);
+  }
+  { /* keep the frames up to step `from`: the restart continues from there */
+    hid_t   sp;
+    hsize_t dims[3];
+    PetscCallHDF5(comm, sp = H5Dget_space(w->pos));
+    PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, dims, NULL));
+    PetscCallHDF5(comm, H5Sclose(sp));
+    w->nmax = (PetscInt64)dims[1];
+    PetscCall(ReserveFrames(w, (PetscInt)dims[0] + 1));
+    if (dims[0]) {
+      PetscCallHDF5(comm, H5Dread(w->step, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fstep));
+      PetscCallHDF5(comm, H5Dread(w->time, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->ftime));
+      PetscCallHDF5(comm, H5Dread(w->count, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fcount));
+    }
+    while (w->frames < (PetscInt)dims[0] && w->fstep[w->frames] <= from) w->frames++;
+    w->flushed = w->frames;
+  }
+  PetscCall(WriteXdmf(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w)
 {
   const double    nanv   = NAN;
@@ -293,45 +339,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   }
   w->appended = append;
   if (append) {
-    PetscCall(OpenFile(comm, w->h5, PETSC_FALSE, &w->file));
-    PetscCallHDF5(comm, w->pos = H5Dopen2(w->file, "/particles/disks/position/value", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->rad = H5Dopen2(w->file, "/particles/disks/radius/value", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->idv = H5Dopen2(w->file, "/particles/disks/id/value", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->vel = H5Dopen2(w->file, "/particles/disks/velocity/value", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->step = H5Dopen2(w->file, "/particles/disks/position/step", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->time = H5Dopen2(w->file, "/particles/disks/position/time", H5P_DEFAULT));
-    PetscCallHDF5(comm, w->count = H5Dopen2(w->file, "/observables/particle_number/value", H5P_DEFAULT));
-    PetscCall(ExtraFields(w, s));
-    for (PetscInt e = 0; e < w->nx; e++) {
-      char path[64];
-      int  bad;
-      PetscCall(PetscSNPrintf(path, sizeof(path), "/particles/disks/%s/value", w->xname[e]));
-      w->xds[e] = H5Lexists(w->file, "/particles/disks", H5P_DEFAULT) > 0 && H5Lexists(w->file, path, H5P_DEFAULT) > 0
-                    ? H5Dopen2(w->file, path, H5P_DEFAULT)
-                    : -1;
-      bad       = w->xds[e] < 0;
-      PetscCall(IoAgree(comm, &bad));
-      PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
-                 "snapshot file '%s' has no per-disk field '%s' to continue: it was written without it", w->h5,
-                 w->xname[e]);
-    }
-    { /* keep the frames up to step `from`: the restart continues from there */
-      hid_t   sp;
-      hsize_t dims[3];
-      PetscCallHDF5(comm, sp = H5Dget_space(w->pos));
-      PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, dims, NULL));
-      PetscCallHDF5(comm, H5Sclose(sp));
-      w->nmax = (PetscInt64)dims[1];
-      PetscCall(ReserveFrames(w, (PetscInt)dims[0] + 1));
-      if (dims[0]) {
-        PetscCallHDF5(comm, H5Dread(w->step, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fstep));
-        PetscCallHDF5(comm, H5Dread(w->time, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->ftime));
-        PetscCallHDF5(comm, H5Dread(w->count, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, w->fcount));
-      }
-      while (w->frames < (PetscInt)dims[0] && w->fstep[w->frames] <= from) w->frames++;
-      w->flushed = w->frames;
-    }
-    PetscCall(WriteXdmf(w));
+    PetscCall(Reopen(comm, s, from, w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(OpenFile(comm, w->h5, PETSC_TRUE, &w->file));
