@@ -56,6 +56,9 @@
 static PetscErrorCode DensitySetUp(Sim *s);
 static PetscErrorCode DensitySample(Sim *s);
 static PetscErrorCode ExitSetUp(Sim *s);
+static PetscErrorCode CrowdSensorsAdvance(Sim *s);
+static PetscErrorCode CrowdSensorsMark(Sim *s);
+static PetscErrorCode CrowdRebinned(Sim *s);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y,
                                       const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
@@ -117,7 +120,7 @@ static PetscBool CrowdSiteOK(const Sim *s, void *ctx, PetscReal x, PetscReal y, 
   return PETSC_TRUE;
 }
 
-PetscErrorCode CrowdCheckAgents(Sim *s)
+static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
 {
   Crowd           *c      = CrowdOf(s);
   const Particles *p      = &s->P;
@@ -169,7 +172,7 @@ PetscErrorCode CrowdCheckAgents(Sim *s)
 /* Crossings of the sensor segments by the owned agents since the last mark (pending:
    timed at the end of the step).  Collective only in that every rank calls it at the same
    points of a step. */
-PetscErrorCode CrowdSensorsAdvance(Sim *s)
+static PetscErrorCode CrowdSensorsAdvance(Sim *s)
 {
   Crowd           *c = CrowdOf(s);
   const Geometry  *g = c->geom;
@@ -221,7 +224,7 @@ PetscErrorCode CrowdSensorsAdvance(Sim *s)
 }
 
 /* Remember the owned agents' positions (after a rebin, at a step's end, after a restart). */
-PetscErrorCode CrowdSensorsMark(Sim *s)
+static PetscErrorCode CrowdSensorsMark(Sim *s)
 {
   Crowd           *c = CrowdOf(s);
   const Particles *p = &s->P;
@@ -416,7 +419,7 @@ static PetscInt ExitRemove(const Sim *s, PetscReal x, PetscReal y, PetscReal r)
   return k >= 0 && out >= c->exitDepth ? g->exitId[k] : -1;
 }
 
-PetscErrorCode CrowdExits(Sim *s)
+static PetscErrorCode CrowdExits(Sim *s)
 {
   Crowd     *c    = CrowdOf(s);
   Particles *p    = &s->P;
@@ -817,7 +820,7 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
+static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t file, hid_t dxpl)
 {
   Crowd      *c    = CrowdOf(s);
   MPI_Comm    comm = s->dom.comm;
@@ -855,7 +858,7 @@ PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl)
 
 /* ---- checkpoints: the records and the map travel with the disks --------------------- */
 
-PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
+static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, hid_t dxpl)
 {
   const Crowd *c    = CrowdOf(s);
   MPI_Comm     comm = s->dom.comm;
@@ -902,7 +905,7 @@ static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void
   return e;
 }
 
-PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path)
+static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const char *path)
 {
   Crowd      *c    = CrowdOf(s);
   MPI_Comm    comm = s->dom.comm;
@@ -987,7 +990,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
+static PetscErrorCode CrowdDigest(const Sim *s, void *ctx, Digest *dg)
 {
   const Crowd *c    = CrowdOf(s);
   uint64_t     h[2] = {0, 0};
@@ -1004,7 +1007,7 @@ PetscErrorCode CrowdDigest(const Sim *s, Digest *dg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CrowdRebinned(Sim *s)
+static PetscErrorCode CrowdRebinned(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(CsmRebinned(s));
@@ -1014,14 +1017,6 @@ PetscErrorCode CrowdRebinned(Sim *s)
 /* ---- the module: hooks the loop calls (sim.h, modules.c) --------------------------- */
 
 Crowd *CrowdOf(const Sim *s) { return (Crowd *)SimModuleContext(s, "crowd"); }
-
-static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
-{
-  PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(CrowdCheckAgents(s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
 {
@@ -1059,38 +1054,6 @@ static PetscErrorCode CrowdStepEnd(Sim *s, void *ctx, const char **stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CrowdFinishHook(Sim *s, void *ctx, PetscBool writeFiles, hid_t file, hid_t dxpl)
-{
-  PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(CrowdFinish(s, writeFiles, file, dxpl));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CrowdCheckpointWriteHook(const Sim *s, void *ctx, hid_t grp, hid_t dxpl)
-{
-  PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(CrowdCheckpointWrite(s, grp, dxpl));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CrowdCheckpointReadHook(Sim *s, void *ctx, hid_t grp, const char *path)
-{
-  PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(CrowdCheckpointRead(s, grp, path));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CrowdDigestHook(const Sim *s, void *ctx, Digest *dg)
-{
-  PetscFunctionBeginUser;
-  (void)ctx;
-  PetscCall(CrowdDigest(s, dg));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
 {
   Crowd *c;
@@ -1107,10 +1070,10 @@ PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->beforeRebin     = CrowdBeforeRebin;
   m->afterRebin      = CrowdAfterRebin;
   m->stepEnd         = CrowdStepEnd;
-  m->finish          = CrowdFinishHook;
-  m->checkpointWrite = CrowdCheckpointWriteHook;
-  m->checkpointRead  = CrowdCheckpointReadHook;
-  m->digest          = CrowdDigestHook;
+  m->finish          = CrowdFinish;
+  m->checkpointWrite = CrowdCheckpointWrite;
+  m->checkpointRead  = CrowdCheckpointRead;
+  m->digest          = CrowdDigest;
   m->destroy         = CrowdDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -240,7 +240,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscReal CsmRange(const Params *prm)
+static PetscReal CsmRange(const Params *prm)
 {
   const PetscReal vmax = PetscMax(prm->speed[3], prm->frac2 > 0 ? prm->speed2[3] : 0);
   const PetscReal Tmax = PetscMax(prm->csmT[0], prm->frac2 > 0 ? prm->csmT[1] : 0);

@@ -142,7 +142,8 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     ns += m;
   }
   PetscCall(ReserveLists(h, ns, 0, w));
-  for (PetscInt k = 0; k < PF_X; k++) wx += (p->field[k].flags & FIELD_GHOSTED) != 0; /* x's word */
+  /* the words of x and y in a record: the core fields id, x, y are registered first, in that order */
+  for (PetscInt k = 0; k < PF_X; k++) wx += (p->field[k].flags & FIELD_GHOSTED) != 0;
   for (PetscMPIInt k = 0; k < d->nnbr; k++) {
     PetscInt lo[2], hi[2], e = h->sdispl[k];
     SendRegion(d, d->nbrDir[k], lo, hi);

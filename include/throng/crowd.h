@@ -71,17 +71,11 @@ typedef struct {
   PetscInt64 dlast; /* index of the last sample, floor(t / density_dt); -1 before any */
 } Crowd;
 
-/* crowd.c: the module (its hooks are crowd.c's own); the crowd of a run (NULL: none) */
+/* crowd.c: the module.  Its hooks (sim.h, modules.h) are crowd.c's own, static: the
+   agents' checks, the exits, the line sensors, the final report, the checkpoint records
+   and the digest.  CrowdOf: the crowd of a run (NULL: none). */
 PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
 Crowd         *CrowdOf(const Sim *s);
-/* Check the initial agents (inside, off the walls, an exit in reach). Collective. */
-PetscErrorCode CrowdCheckAgents(Sim *s);
-/* Remove the agents that passed an exit (collective; rebins if any left). */
-PetscErrorCode CrowdExits(Sim *s);
-/* Line sensors: look for crossings since the last mark (before a rebin; CrowdExits),
-   and mark the owned agents' positions (after a rebin, after a restart).             */
-PetscErrorCode CrowdSensorsAdvance(Sim *s);
-PetscErrorCode CrowdSensorsMark(Sim *s);
 /* The desired direction at (x, y): down the travel-distance field, or straight on
    through a door whose line the agent has passed (-exit_rule pass with csm). */
 void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
@@ -91,21 +85,9 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
 /* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
    walk on through the doors, each door's lane between its jambs' extensions. */
 PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt);
-/* Add the exit and sensor records to a state digest (all agents may have left). Collective. */
-PetscErrorCode CrowdDigest(const Sim *s, Digest *dg);
-/* After every rebin (and a restore): what the crowd keeps per binning. Collective. */
-PetscErrorCode CrowdRebinned(Sim *s);
 
-/* csm.c: the collision-free speed model (-crowd_model csm) */
-PetscReal      CsmRange(const Params *prm);
+/* csm.c: the collision-free speed model (-crowd_model csm), used by crowd.c */
 PetscErrorCode CsmSetUp(Sim *s);
 PetscErrorCode CsmRebinned(Sim *s);
 PetscErrorCode CsmDestroy(Csm *m);
 PetscErrorCode CsmCheckReach(Sim *s);
-
-/* The final crowd report (summary lines; with writeFiles the CSV files, and the group
-   /crowd of `file` when file >= 0). Collective. */
-PetscErrorCode CrowdFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl);
-/* The crowd records and density map in/out of a checkpoint's group. Collective. */
-PetscErrorCode CrowdCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
-PetscErrorCode CrowdCheckpointRead(Sim *s, hid_t grp, const char *path);
