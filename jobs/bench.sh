@@ -53,7 +53,7 @@ run             $STEPS
 LMP
 
 lammps_rate() { # ranks -> "atoms rate"
-  mpirun -n "$1" lmp -in "$work/in.bench" -log none -screen "$work/lmp.$1.out" >/dev/null 2>&1 || { echo "0 0"; return; }
+  mpirun -n "$1" lmp -in "$work/in.bench" -log none -screen "$work/lmp.$1.out" >"$work/lmp.$1.err" 2>&1 || { echo "bench: LAMMPS on $1 ranks failed: $(tail -3 "$work/lmp.$1.err" "$work/lmp.$1.out" 2>/dev/null | tr "\n" " ")" >&2; echo "0 0"; return; }
   awk '/^Loop time of/ { t=$4; p=$6; s=$9; n=$12 } END { if (t > 0) printf "%d %.4e\n", n, n * s / t; else print "0 0" }' "$work/lmp.$1.out"
 }
 
