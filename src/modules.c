@@ -12,6 +12,7 @@
  * so that the result stays the same on any rank count.                                */
 #include <throng/sim.h>
 #include <throng/crowd.h>
+#include <throng/warm.h>
 #include <string.h>
 
 typedef PetscErrorCode (*ModuleCreate)(const Params *, SimModule *, PetscBool *);
@@ -21,6 +22,7 @@ static const struct {
   ModuleCreate create;
 } modules[] = {
   {"crowd", CrowdModuleCreate}, /* pedestrians: desired velocity, exits, records (crowd.c) */
+  {"warm", WarmModuleCreate},   /* -solver pbdw: carried displacement, contact multipliers */
 };
 
 PetscErrorCode SimModulesSetUp(Sim *s)

@@ -118,6 +118,48 @@ PetscErrorCode PBDSweep(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The same colour, tile and row order, with a cell function of the caller's (pbdw:
+   warm.c).  Rows of one parity run one after the other here (SweepTile interleaves two
+   of them, which gives the same result).                                              */
+PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse)
+{
+  const Domain *d = &s->dom;
+
+  PetscFunctionBeginUser;
+  for (int c = 0; c < THRONG_NCOLOURS; c++) {
+    const int      colour = reverse ? THRONG_NCOLOURS - 1 - c : c;
+    PetscLogDouble b0, b1;
+    PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
+    PetscCall(PetscTime(&b0));
+    for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
+      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) {
+        const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
+        const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
+        if (!reverse)
+          for (PetscInt parity = 0; parity < 2; parity++)
+            for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
+              const PetscInt ka = DomainLocalCell(d, x0, cy);
+              for (PetscInt cx = 0; cx < x1 - x0; cx++) cell(s, ctx, ka + cx);
+            }
+        else
+          for (PetscInt parity = 1; parity >= 0; parity--)
+            for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
+              const PetscInt ka = DomainLocalCell(d, x0, cy);
+              for (PetscInt cx = x1 - x0 - 1; cx >= 0; cx--) cell(s, ctx, ka + cx);
+            }
+      }
+    PetscCall(PetscTime(&b1));
+    s->busy += b1 - b0;
+    PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
+    if (d->size > 1) {
+      PetscCall(HaloReverse(d, &s->P, &s->halo));
+      PetscCall(HaloForward(d, &s->P, &s->halo));
+    }
+  }
+  s->pairChecks += s->cells.candidates;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Largest distance of an owned disk from its binning position, over all ranks. */
 static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
 {

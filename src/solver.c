@@ -50,6 +50,7 @@ PetscErrorCode SolverRegister(const char *name, const char *help, PetscErrorCode
 /* The built-in steppers: a create function in each stepper's own file, and a line below. */
 PetscErrorCode SolverCreate_PBD(SolverOps *ops);     /* pbd.c      */
 PetscErrorCode SolverCreate_PNGS(SolverOps *ops);    /* pbd.c      */
+PetscErrorCode SolverCreate_PBDW(SolverOps *ops);    /* warm.c     */
 PetscErrorCode SolverCreate_Penalty(SolverOps *ops); /* penalty.c  */
 PetscErrorCode SolverCreate_PGS(SolverOps *ops);     /* pgs.c      */
 PetscErrorCode SolverCreate_EDMD(SolverOps *ops);    /* edmd_run.c */
@@ -74,6 +75,7 @@ PetscErrorCode SolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(PetscRegisterFinalize(SolverRegistryFree));
   PetscCall(SolverRegister("pbd", "one sweep", SolverCreate_PBD));
+  PetscCall(SolverRegister("pbdw", "one sweep, contact multipliers carried between steps", SolverCreate_PBDW));
   PetscCall(SolverRegister("pngs", "sweeps to convergence", SolverCreate_PNGS));
   PetscCall(SolverRegister("penalty", "explicit Euler, seed 000 eq. 107", SolverCreate_Penalty));
   PetscCall(SolverRegister("pgs", "linearised, PETSc-assembled, seed 001 eq. 10", SolverCreate_PGS));

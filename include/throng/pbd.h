@@ -12,5 +12,9 @@ PetscErrorCode PBDSweep(Sim *s);
 PetscErrorCode PBDSettle(Sim *s);
 /* Fold the displacement left by the last sweep into s->sweepDisp. Collective. */
 PetscErrorCode PBDFinishDisplacement(Sim *s);
+/* A sweep in the same order with another operation per cell: cell(s, ctx, k) for every
+   owned local cell k, colour by colour, with the halo exchanges between. Collective. */
+typedef void (*PBDCellFn)(Sim *s, void *ctx, PetscInt k);
+PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse);
 /* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
 PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);

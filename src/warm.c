@@ -1,0 +1,407 @@
+/* warm — PBD with warm-started contact multipliers (-solver pbdw): an error that does not
+ * grow with the depth of the contact network.
+ *
+ * Why.  One PBD sweep (pbd.c) removes each overlap once, in the sweep's order.  In a pile
+ * under gravity every disk is predicted down by h g, and only the floor is violated: the
+ * correction must travel up through every layer within one sweep.  In the sweep's order
+ * (colours, tiles, rows by parity) it travels a few layers, so the overlaps build up
+ * until their corrections balance the weight above: the error grows with the depth
+ * (6 % of a diameter in 200 layers at h = 1e-3, g = 1; docs/algorithm.md).
+ *
+ * The scheme.  Each contact c (a pair, or a disk and a wall) carries a multiplier
+ * lambda_c >= 0: the separation, in length, that the constraints applied along its
+ * normal in the last step.  A step is
+ *   1. the prediction  y = x + h f(x) + w,  where w = x - p_old is the displacement the
+ *      constraints made in the last step (p_old: the last step's x + h f, a per-disk
+ *      field).  w is sum_c lambda_c n_c of the last step (with the normals of then): the
+ *      last multipliers, applied at once ("warm start");
+ *   2. ONE sweep in PBD's order where each constraint, instead of the projection, takes
+ *      the clamped increment
+ *          delta = max(-gap, -lambda_c),   lambda_c <- lambda_c + delta,
+ *      moving the disk(s) by delta along the normal (half each for a pair): an overlap
+ *      is removed as PBD does, and a gap opened by the warm start is closed again as far
+ *      as the contact's own lambda_c pushed it open, never further.  A contact that
+ *      opens thus lets its disks go: with lambda_c = 0 they move by h f only.
+ * With every lambda = 0 (the first step, or contacts that were not touching) this is
+ * exactly a PBD step.  In a resting pile the multipliers converge to the loads of the
+ * contacts; then w cancels h f, the prediction violates nothing, and the sweep has
+ * nothing left to do, at any depth.  This is the warm start of sequential-impulse
+ * solvers (accumulated, clamped impulses carried between steps), in positions.
+ *
+ * The bookkeeping.  A contact's multiplier lives with its base disk: the disk of the
+ * pair that the sweep visits first, i.e. the one whose cell holds the pair in its half
+ * stencil (cells.h).  That disk is owned by the rank that sweeps the pair, so the sweep
+ * reads and writes multipliers locally; between rebinnings the base of a pair does not
+ * change.  Each disk has WARM_SLOTS slots, one 8-byte field each: the key (partner id +
+ * 1, or WARM_WALL + the wall's index) in the high 32 bits and lambda as a float in the
+ * low ones; 0 is an empty slot.  A contact that finds no free slot goes on without a
+ * multiplier (as in PBD) and is counted (overflow, in the summary).  After every
+ * rebinning each owned disk gathers the multipliers of the pairs it is now the base of,
+ * from its own slots or its partner's (a ghost's slots are its owner's, copied with the
+ * halo), and drops the rest.
+ *
+ * The promises.  p_old and the slots are fields (particles.c) that migrate, are copied
+ * to ghosts and are checkpointed: restarts are exact.  Ghosts are predicted like their
+ * owners, from the same fields, and the sweep's order and floating-point operations are
+ * PBD's, so the trajectory is bitwise the same on any number of ranks (ctest -R
+ * decomposition, golden).  What is proved and what is measured: docs/algorithm.md.   */
+#include <throng/sim.h>
+#include <throng/pbd.h>
+#include <throng/project.h>
+#include <throng/warm.h>
+#include <string.h>
+
+#define WARM_SLOTS 6
+#define WARM_WALL  0x80000000u /* keys from here on: walls (half-planes, then segments) */
+
+typedef struct {
+  PetscInt   kp[2];            /* fields: p_old (x, y) */
+  PetscInt   ks[WARM_SLOTS];   /* fields: the contact slots */
+  uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
+  PetscInt   fwd[4];           /* forward cell offsets of the local grid */
+  PetscInt64 overflow;         /* contacts that found no free slot (this rank, the run) */
+  PetscInt64 contacts;         /* contacts held after the last sweep (this rank) */
+  uint64_t  *tmp;              /* scratch for the rehoming */
+  PetscInt   cap;
+} Warm;
+
+static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
+static inline double   SlotLambda(uint64_t w)
+{
+  const uint32_t b = (uint32_t)w;
+  float          f;
+  memcpy(&f, &b, sizeof(f));
+  return (double)f;
+}
+static inline uint64_t SlotWord(uint32_t key, double lambda)
+{
+  const float f = (float)lambda;
+  uint32_t    b;
+  if (!(f > 0)) return 0; /* no multiplier left: the slot is free */
+  memcpy(&b, &f, sizeof(b));
+  return ((uint64_t)key << 32) | b;
+}
+
+/* The multiplier of `key` among a disk's slots (0 if none); *at: its slot, or -1. */
+static inline double SlotFind(const uint64_t *sl, uint32_t key, int *at)
+{
+  for (int k = 0; k < WARM_SLOTS; k++)
+    if (SlotKey(sl[k]) == key) {
+      *at = k;
+      return SlotLambda(sl[k]);
+    }
+  *at = -1;
+  return 0;
+}
+
+static inline void SlotStore(uint64_t *sl, int at, uint32_t key, double lambda, PetscInt64 *overflow)
+{
+  const uint64_t w = SlotWord(key, lambda);
+  if (at >= 0) {
+    sl[at] = w;
+    return;
+  }
+  if (!w) return;
+  for (int k = 0; k < WARM_SLOTS; k++)
+    if (!sl[k]) {
+      sl[k] = w;
+      return;
+    }
+  (*overflow)++;
+}
+
+/* The clamped increment of one constraint with gap g and gradient (nx, ny) of disk i. */
+static inline void WarmWall(double *x, double *y, double g, double nx, double ny, uint64_t *sl, uint32_t key,
+                            PetscInt64 *overflow)
+{
+  int          at;
+  const double lam = SlotFind(sl, key, &at);
+  if (at < 0 && g >= 0) return;
+  const double delta = -g > -lam ? -g : -lam;
+  *x += delta * nx;
+  *y += delta * ny;
+  SlotStore(sl, at, key, lam + delta, overflow);
+}
+
+/* The clamped increment of the pair (i, j), s = r_i + r_j: half of it moves each disk. */
+static inline void WarmPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, int64_t idj,
+                            uint64_t *sl, uint32_t key, PetscInt64 *overflow)
+{
+  const double dx = *xj - *xi, dy = *yj - *yi, d2 = dx * dx + dy * dy;
+  int          at;
+  const double lam = SlotFind(sl, key, &at);
+  if (at < 0 && d2 >= s * s) return;
+  const double d = sqrt(d2), gap = d - s, delta = -gap > -lam ? -gap : -lam;
+  if (d > 0) {
+    const double c = 0.5 * delta / d;
+    *xi -= c * dx;
+    *yi -= c * dy;
+    *xj += c * dx;
+    *yj += c * dy;
+  } else { /* coincident centres: along x, the lower id to -x (as ProjectPair) */
+    const double h = 0.5 * delta;
+    if (idi < idj) *xi -= h, *xj += h;
+    else *xi += h, *xj -= h;
+  }
+  SlotStore(sl, at, key, lam + delta, overflow);
+}
+
+static inline uint32_t PairKey(int64_t id) { return (uint32_t)(id + 1); }
+
+/* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
+   of the half stencil (CELLS_FOR_PARTNERS), each with its clamped increment. */
+static inline void WarmWalls(Warm *wm, const Walls *wl, PetscInt k, double *xi, double *yi, double ri, uint64_t *sl,
+                             PetscBool rev)
+{
+  const PetscInt nh = wl->n, ns = wl->segBeg[k + 1] - wl->segBeg[k];
+  for (PetscInt q = 0; q < nh + ns; q++) {
+    const PetscInt t = rev ? nh + ns - 1 - q : q;
+    if (t < nh) {
+      const double *h = &wl->w[3 * t];
+      WarmWall(xi, yi, h[0] * *xi + h[1] * *yi - h[2] - ri, h[0], h[1], sl, WARM_WALL + (uint32_t)t, &wm->overflow);
+    } else {
+      const PetscInt g = wl->segIdx[wl->segBeg[k] + t - nh];
+      double         nx, ny;
+      const double   d = SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, *xi, *yi, &nx, &ny);
+      if (d < PETSC_INFINITY) WarmWall(xi, yi, d - ri, nx, ny, sl, WARM_WALL + (uint32_t)(nh + g), &wm->overflow);
+    }
+  }
+}
+
+/* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
+   of the half stencil (CELLS_FOR_PARTNERS), each with its clamped increment.  The
+   reverse sweep visits the same constraints in exactly the opposite order. */
+static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
+{
+  const Cells      *c = &s->cells;
+  Particles        *p = &s->P;
+  PetscReal        *x = p->x, *y = p->y;
+  const PetscReal  *r  = p->r;
+  const PetscInt64 *id = p->id;
+  const PetscInt    b = c->beg[k], e = c->end[k];
+  for (PetscInt ii = b; ii < e; ii++) {
+    const PetscInt i = rev ? e - 1 - (ii - b) : ii;
+    uint64_t       sl[WARM_SLOTS];
+    double         xi = x[i], yi = y[i];
+    for (int q = 0; q < WARM_SLOTS; q++) sl[q] = wm->slot[q][i];
+    if (!rev && s->wallMask[k]) WarmWalls(wm, &s->walls, k, &xi, &yi, r[i], sl, rev);
+    for (int f = 0; f < 5; f++) {
+      const int      ff = rev ? 3 - f : f - 1; /* -1: the same cell */
+      const PetscInt jb = ff < 0 ? i + 1 : c->beg[k + wm->fwd[ff]], je = c->end[ff < 0 ? k : k + wm->fwd[ff]];
+      for (PetscInt jj = jb; jj < je; jj++) {
+        const PetscInt j = rev ? je - 1 - (jj - jb) : jj;
+        WarmPair(&xi, &yi, &x[j], &y[j], r[i] + r[j], id[i], id[j], sl, PairKey(id[j]), &wm->overflow);
+      }
+    }
+    if (rev && s->wallMask[k]) WarmWalls(wm, &s->walls, k, &xi, &yi, r[i], sl, rev);
+    x[i] = xi;
+    y[i] = yi;
+    for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = sl[q];
+  }
+}
+static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE); }
+static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE); }
+
+static Warm *WarmOf(const Sim *s) { return (Warm *)SimModuleContext(s, "warm"); }
+
+static void WarmArrays(Sim *s, Warm *wm)
+{
+  for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q] = (uint64_t *)ParticlesField(&s->P, wm->ks[q]);
+}
+
+static PetscErrorCode PBDWStep(Sim *s)
+{
+  Warm *wm = WarmOf(s);
+
+  PetscFunctionBeginUser;
+  DomainForwardOffsets(s->dom.ln[0], wm->fwd);
+  s->drv.warm[0] = (PetscReal *)ParticlesField(&s->P, wm->kp[0]);
+  s->drv.warm[1] = (PetscReal *)ParticlesField(&s->P, wm->kp[1]);
+  PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
+  s->drv.warm[0] = s->drv.warm[1] = NULL;
+  WarmArrays(s, wm);
+  PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
+  PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
+  s->sol.iterations++;
+  s->sol.lastIts = 1;
+  s->sol.maxIts  = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PBDWReport(Sim *s)
+{
+  Warm      *wm   = WarmOf(s);
+  PetscInt64 v[2] = {wm->overflow, 0};
+
+  PetscFunctionBeginUser;
+  WarmArrays(s, wm);
+  for (PetscInt i = 0; i < s->P.n; i++)
+    for (int q = 0; q < WARM_SLOTS; q++) v[1] += wm->slot[q][i] != 0;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, v, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
+  PetscCall(PetscPrintf(s->dom.comm, "  contacts %" PetscInt64_FMT "  slot_overflow %" PetscInt64_FMT, v[1], v[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PBDWView(MPI_Comm comm, const Params *p)
+{
+  (void)p;
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm,
+                        "throng: solver=pbdw (PBD, one sweep, contact multipliers carried between steps, %d "
+                        "per disk)\n",
+                        WARM_SLOTS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SolverCreate_PBDW(SolverOps *ops)
+{
+  PetscFunctionBeginUser;
+  ops->step   = PBDWStep;
+  ops->view   = PBDWView;
+  ops->report = PBDWReport;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the module: fields, rehoming, digest ---- */
+
+static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
+{
+  Warm          *wm    = (Warm *)ctx;
+  const unsigned flags = FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT;
+
+  PetscFunctionBeginUser;
+  PetscCall(ParticlesRegisterField(&s->P, "warm_px", FIELD_REAL, flags, &wm->kp[0]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_py", FIELD_REAL, flags, &wm->kp[1]));
+  for (int q = 0; q < WARM_SLOTS; q++) {
+    char name[16];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "warm_c%d", q));
+    PetscCall(ParticlesRegisterField(&s->P, name, FIELD_INT64, flags, &wm->ks[q]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* New disks: p_old = x (no displacement carried), no multipliers. */
+static PetscErrorCode WarmCreated(Sim *s, void *ctx)
+{
+  Warm      *wm = (Warm *)ctx;
+  Particles *p  = &s->P;
+  PetscReal *px = (PetscReal *)ParticlesField(p, wm->kp[0]), *py = (PetscReal *)ParticlesField(p, wm->kp[1]);
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < p->n + p->ng; i++) px[i] = p->x[i], py[i] = p->y[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a rebinning: each owned disk keeps the multipliers of the pairs it is now the
+   base of, found in its own slots or its partner's, and of its walls; the rest go. */
+static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
+{
+  Warm         *wm  = (Warm *)ctx;
+  const Domain *d   = &s->dom;
+  const Cells  *c   = &s->cells;
+  const Walls  *wl  = &s->walls;
+  Particles    *p   = &s->P;
+  PetscInt64    big = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < p->n; i++) big = PetscMax(big, p->id[i]);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &big, 1, MPIU_INT64, MPI_MAX, d->comm));
+  PetscCheck(big < (PetscInt64)WARM_WALL - 1 && (PetscInt64)wl->n + wl->nseg < (PetscInt64)WARM_WALL, d->comm,
+             PETSC_ERR_SUP,
+             "-solver pbdw keys contacts in 32 bits: disk ids below 2^31 - 1 and fewer than 2^31 walls (largest id "
+             "%" PetscInt64_FMT ")",
+             big);
+  if (p->n > wm->cap) {
+    PetscCall(PetscFree(wm->tmp));
+    wm->cap = PetscMax(p->n, wm->cap + wm->cap / 2);
+    PetscCall(PetscMalloc1((size_t)WARM_SLOTS * wm->cap, &wm->tmp));
+  }
+  DomainForwardOffsets(d->ln[0], wm->fwd);
+  WarmArrays(s, wm);
+  PetscCall(PetscArrayzero(wm->tmp, (size_t)WARM_SLOTS * p->n));
+  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++) /* the owned cells */
+    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
+      const PetscInt k = DomainLocalCell(d, cx, cy);
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        uint64_t *nw = wm->tmp + (size_t)WARM_SLOTS * i, old[WARM_SLOTS];
+        int       at;
+        for (int q = 0; q < WARM_SLOTS; q++) old[q] = wm->slot[q][i];
+        if (s->wallMask[k]) {
+          for (PetscInt w = 0; w < wl->n; w++) {
+            const uint32_t key = WARM_WALL + (uint32_t)w;
+            SlotStore(nw, -1, key, SlotFind(old, key, &at), &wm->overflow);
+          }
+          for (PetscInt q = wl->segBeg[k]; q < wl->segBeg[k + 1]; q++) {
+            const uint32_t key = WARM_WALL + (uint32_t)(wl->n + wl->segIdx[q]);
+            SlotStore(nw, -1, key, SlotFind(old, key, &at), &wm->overflow);
+          }
+        }
+        CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
+        {
+          double lam = SlotFind(old, PairKey(p->id[j]), &at);
+          if (at < 0) {
+            uint64_t sj[WARM_SLOTS];
+            for (int q = 0; q < WARM_SLOTS; q++) sj[q] = wm->slot[q][j];
+            lam = SlotFind(sj, PairKey(p->id[i]), &at);
+          }
+          SlotStore(nw, -1, PairKey(p->id[j]), lam, &wm->overflow);
+        }
+      }
+    }
+  for (PetscInt i = 0; i < p->n; i++)
+    for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = wm->tmp[(size_t)WARM_SLOTS * i + q];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The carried state in the state digest: p_old bitwise, and the slots of each disk as a
+   set (their order in the slots is immaterial). */
+static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
+{
+  Warm            *wm = (Warm *)ctx;
+  const Particles *p  = &s->P;
+  const PetscReal *px = (const PetscReal *)ParticlesField(p, wm->kp[0]),
+                  *py = (const PetscReal *)ParticlesField(p, wm->kp[1]);
+  uint64_t h[2]       = {0, 0};
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < p->n; i++) {
+    uint64_t b;
+    memcpy(&b, &py[i], 8);
+    DigestRecord((uint64_t)p->id[i] + (1ULL << 41), px[i], b, h);
+    for (int q = 0; q < WARM_SLOTS; q++) {
+      const uint64_t w = ((const uint64_t *)ParticlesField(p, wm->ks[q]))[i];
+      if (w) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, w, h);
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
+  dg->h[0] += h[0];
+  dg->h[1] += h[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
+{
+  Warm *wm = (Warm *)ctx;
+  (void)s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(wm->tmp));
+  PetscCall(PetscFree(wm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
+{
+  Warm *wm;
+  PetscFunctionBeginUser;
+  *on = strcmp(prm->solver, "pbdw") == 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscNew(&wm));
+  m->name       = "warm";
+  m->ctx        = wm;
+  m->setUp      = WarmSetUp;
+  m->created    = WarmCreated;
+  m->afterRebin = WarmAfterRebin;
+  m->digest     = WarmDigest;
+  m->destroy    = WarmDestroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
