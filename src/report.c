@@ -42,9 +42,9 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
   FormatSeconds(done > 0 ? el / done * (PetscReal)(s->prm.steps - s->step) : -1, eta, sizeof(eta));
   PetscCall(PetscPrintf(s->dom.comm,
                         "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT
-                        "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s\n",
+                        "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s  largest %.3e\n",
                         s->step, (double)s->time, s->idPrint.n, (double)ovl, (double)(disp / s->prm.skin), (double)rate,
-                        eta));
+                        eta, (double)s->ovlMax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

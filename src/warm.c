@@ -55,7 +55,6 @@
 #define WARM_WALL  0x80000000u /* keys from here on: walls (half-planes, then segments) */
 
 typedef struct {
-  PetscInt   kp[2];            /* fields: p_old (x, y) */
   PetscInt   ks[WARM_SLOTS];   /* fields: the contact slots */
   uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
@@ -63,6 +62,7 @@ typedef struct {
   PetscInt64 contacts;         /* contacts held after the last sweep (this rank) */
   uint64_t  *tmp;              /* scratch for the rehoming */
   PetscInt   cap;
+  PetscReal  theta; /* -pbdw_warm: the fraction of the multipliers carried */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -199,6 +199,59 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
     for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = sl[q];
   }
 }
+/* The warm start of cell k: every multiplier its disks hold, applied along the normal of
+   the current positions (half to each disk of a pair), in the sweep's order. */
+static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
+{
+  Warm             *wm = (Warm *)ctx;
+  const Cells      *c  = &s->cells;
+  const Walls      *wl = &s->walls;
+  Particles        *p  = &s->P;
+  PetscReal        *x = p->x, *y = p->y;
+  const PetscInt64 *id = p->id;
+  for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+    uint64_t sl[WARM_SLOTS], any = 0, pairs = 0;
+    for (int q = 0; q < WARM_SLOTS; q++) {
+      sl[q] = wm->slot[q][i];
+      any |= sl[q];
+      pairs |= sl[q] && SlotKey(sl[q]) < WARM_WALL;
+    }
+    if (!any) continue;
+    double xi = x[i], yi = y[i];
+    for (int q = 0; q < WARM_SLOTS; q++) { /* walls */
+      const uint32_t key = SlotKey(sl[q]);
+      if (!sl[q] || key < WARM_WALL) continue;
+      const PetscInt t   = (PetscInt)(key - WARM_WALL);
+      const double   lam = wm->theta * SlotLambda(sl[q]);
+      double         nx, ny;
+      if (t < wl->n) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
+      else if (!(SegmentGapNormal(&wl->seg[4 * (t - wl->n)], &wl->nrm[2 * (t - wl->n)], wl->depth, xi, yi, &nx, &ny) <
+                 PETSC_INFINITY))
+        continue;
+      xi += lam * nx;
+      yi += lam * ny;
+    }
+    if (pairs) CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
+      {
+        int          at;
+        const double lam = wm->theta * SlotFind(sl, PairKey(id[j]), &at);
+        if (at < 0) continue;
+        const double dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
+        if (!(d > 0)) continue;
+        const double h = 0.5 * lam / d;
+        xi -= h * dx;
+        yi -= h * dy;
+        x[j] += h * dx;
+        y[j] += h * dy;
+      }
+    x[i] = xi;
+    y[i] = yi;
+    if (wm->theta != 1)
+      for (int q = 0; q < WARM_SLOTS; q++)
+        if (sl[q]) wm->slot[q][i] = SlotWord(SlotKey(sl[q]), wm->theta * SlotLambda(sl[q]));
+  }
+}
+
 static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE); }
 static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE); }
 
@@ -215,16 +268,15 @@ static PetscErrorCode PBDWStep(Sim *s)
 
   PetscFunctionBeginUser;
   DomainForwardOffsets(s->dom.ln[0], wm->fwd);
-  s->drv.warm[0] = (PetscReal *)ParticlesField(&s->P, wm->kp[0]);
-  s->drv.warm[1] = (PetscReal *)ParticlesField(&s->P, wm->kp[1]);
+  wm->theta = s->prm.warm;
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
-  s->drv.warm[0] = s->drv.warm[1] = NULL;
   WarmArrays(s, wm);
+  if (wm->theta > 0) PetscCall(PBDSweepCells(s, WarmApplyCell, wm, PETSC_FALSE));
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
   PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
-  s->sol.iterations++;
-  s->sol.lastIts = 1;
-  s->sol.maxIts  = 1;
+  s->sol.iterations += 2;
+  s->sol.lastIts = 2;
+  s->sol.maxIts  = 2;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,12 +296,11 @@ static PetscErrorCode PBDWReport(Sim *s)
 
 static PetscErrorCode PBDWView(MPI_Comm comm, const Params *p)
 {
-  (void)p;
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm,
-                        "throng: solver=pbdw (PBD, one sweep, contact multipliers carried between steps, %d "
-                        "per disk)\n",
-                        WARM_SLOTS));
+                        "throng: solver=pbdw warm=%g (contact multipliers carried between steps, %d slots per disk; "
+                        "a symmetric sweep)\n",
+                        (double)p->warm, WARM_SLOTS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,25 +321,11 @@ static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
   const unsigned flags = FIELD_MIGRATES | FIELD_GHOSTED | FIELD_CHECKPOINT;
 
   PetscFunctionBeginUser;
-  PetscCall(ParticlesRegisterField(&s->P, "warm_px", FIELD_REAL, flags, &wm->kp[0]));
-  PetscCall(ParticlesRegisterField(&s->P, "warm_py", FIELD_REAL, flags, &wm->kp[1]));
   for (int q = 0; q < WARM_SLOTS; q++) {
     char name[16];
     PetscCall(PetscSNPrintf(name, sizeof(name), "warm_c%d", q));
     PetscCall(ParticlesRegisterField(&s->P, name, FIELD_INT64, flags, &wm->ks[q]));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* New disks: p_old = x (no displacement carried), no multipliers. */
-static PetscErrorCode WarmCreated(Sim *s, void *ctx)
-{
-  Warm      *wm = (Warm *)ctx;
-  Particles *p  = &s->P;
-  PetscReal *px = (PetscReal *)ParticlesField(p, wm->kp[0]), *py = (PetscReal *)ParticlesField(p, wm->kp[1]);
-
-  PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < p->n + p->ng; i++) px[i] = p->x[i], py[i] = p->y[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -357,21 +394,15 @@ static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
    set (their order in the slots is immaterial). */
 static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
 {
-  Warm            *wm = (Warm *)ctx;
-  const Particles *p  = &s->P;
-  const PetscReal *px = (const PetscReal *)ParticlesField(p, wm->kp[0]),
-                  *py = (const PetscReal *)ParticlesField(p, wm->kp[1]);
-  uint64_t h[2]       = {0, 0};
+  Warm            *wm   = (Warm *)ctx;
+  const Particles *p    = &s->P;
+  uint64_t         h[2] = {0, 0};
 
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < p->n; i++) {
-    uint64_t b;
-    memcpy(&b, &py[i], 8);
-    DigestRecord((uint64_t)p->id[i] + (1ULL << 41), px[i], b, h);
-    for (int q = 0; q < WARM_SLOTS; q++) {
-      const uint64_t w = ((const uint64_t *)ParticlesField(p, wm->ks[q]))[i];
-      if (w) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, w, h);
-    }
+  for (int q = 0; q < WARM_SLOTS; q++) {
+    const uint64_t *sl = (const uint64_t *)ParticlesField(p, wm->ks[q]);
+    for (PetscInt i = 0; i < p->n; i++)
+      if (sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h);
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
@@ -399,7 +430,6 @@ PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->name       = "warm";
   m->ctx        = wm;
   m->setUp      = WarmSetUp;
-  m->created    = WarmCreated;
   m->afterRebin = WarmAfterRebin;
   m->digest     = WarmDigest;
   m->destroy    = WarmDestroy;

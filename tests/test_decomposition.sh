@@ -61,6 +61,14 @@ PILE="-n 400 -radius 0.1 -init jitter -init_phi 0.4 -box -5,0,5,9 -init_region -
   -halfplanes 0,1,0 -attract_gamma 1 -attract_center 0,0 -gravity 0,0 -dt 5e-4 -steps 1000 -tile 2"
 scenario pngs "1 2 3" $PILE -solver pngs -solver_rtol 1e-9
 scenario penalty "1 2 3" $PILE -solver penalty -penalty_gamma 200
+# pbdw carries contact multipliers in per-disk slots that migrate, are ghosted and are
+# rehomed at every rebinning (warm.c): the jamming pile, and the corner run where every
+# disk crosses rank boundaries.
+scenario pbdw "1 2 3 4" $PILE -solver pbdw
+MIN_MOVED=3000
+scenario pbdw_corner "1 2 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
+  -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2 -solver pbdw
+MIN_MOVED=0
 for np in 1 3; do
   timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet $PILE -solver pgs -solver_rtol 1e-10 \
     -output "$out/pgs$np" -output_every 0 -checkpoint none >"$out/pgs.$np.log" 2>&1
