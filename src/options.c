@@ -96,7 +96,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
   p->rtol    = 1e-10;
-  p->warm    = 0.99;
+  p->warm    = 0.98;
   p->atol    = 1e-12;
   p->maxIt   = 1000;
   p->penalty = 1e3;

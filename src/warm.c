@@ -117,7 +117,7 @@ static inline void WarmWall(double *x, double *y, double g, double nx, double ny
   int          at;
   const double lam = SlotFind(sl, key, &at);
   if (at < 0 && g >= 0) return;
-  const double delta = -g > -lam ? -g : -lam;
+  const double delta = ClampedIncrement(g, lam);
   *x += delta * nx;
   *y += delta * ny;
   SlotStore(sl, at, key, lam + delta, overflow);
@@ -131,7 +131,7 @@ static inline void WarmPair(double *xi, double *yi, double *xj, double *yj, doub
   int          at;
   const double lam = SlotFind(sl, key, &at);
   if (at < 0 && d2 >= s * s) return;
-  const double d = sqrt(d2), gap = d - s, delta = -gap > -lam ? -gap : -lam;
+  const double d = sqrt(d2), gap = d - s, delta = ClampedIncrement(gap, lam);
   if (d > 0) {
     const double c = 0.5 * delta / d;
     *xi -= c * dx;

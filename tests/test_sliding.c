@@ -18,7 +18,8 @@
  *
  * PBD: y = x - h e_2, then P_{S_2} ∘ P_{S_1}, the projections of project.h.  The error is
  * the sup over the steps of |x_k - x(t_k)| on [0, T], T = 3 (sliding and free phase).
- * Observed order over 5 halvings of h must lie in [0.8, 1.2].                           */
+ * Observed order over 5 halvings of h must lie in [0.8, 1.2], for PBD and for pbdw's step
+ * (warm.c: carried multipliers, clamped increments, a symmetric sweep).                 */
 #include "sliding.h"
 
 static double SupError(double h, double T, double a, double C)
@@ -37,6 +38,55 @@ static double SupError(double h, double T, double a, double C)
     if (e > err) err = e;
   }
   return err;
+}
+
+/* The same with pbdw's step (warm.c): the multipliers of the two constraints, a fraction
+   theta of them applied along the current normals, then the symmetric sweep 1, 2, 2, 1
+   of clamped increments (project.h). */
+static void BallIncrement(double *x, const double *c, double R, double *lam, int apply, double theta)
+{
+  double n[3], d = 0;
+  for (int k = 0; k < 3; k++) n[k] = x[k] - c[k], d += n[k] * n[k];
+  d = sqrt(d);
+  if (!(d > 0)) return;
+  for (int k = 0; k < 3; k++) n[k] /= d;
+  const double delta = apply ? (*lam *= theta) : ClampedIncrement(d - R, *lam);
+  if (!apply) *lam += delta;
+  for (int k = 0; k < 3; k++) x[k] += delta * n[k];
+}
+
+static double SupErrorWarm(double h, double T, double a, double C, double theta)
+{
+  const double R = sqrt(1 + C * C), c1[3] = {0, 0, C}, c2[3] = {0, 0, -C};
+  double       x[3] = {sin(a), cos(a), 0}, err = 0, l1 = 0, l2 = 0;
+  const long   n = lround(T / h);
+  for (long k = 1; k <= n; k++) {
+    double ex[3];
+    x[1] -= h;
+    BallIncrement(x, c1, R, &l1, 1, theta);
+    BallIncrement(x, c2, R, &l2, 1, theta);
+    BallIncrement(x, c1, R, &l1, 0, theta);
+    BallIncrement(x, c2, R, &l2, 0, theta);
+    BallIncrement(x, c2, R, &l2, 0, theta);
+    BallIncrement(x, c1, R, &l1, 0, theta);
+    SlidingExact(a, k * h, ex);
+    const double e =
+      sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + (x[2] - ex[2]) * (x[2] - ex[2]));
+    if (e > err) err = e;
+  }
+  return err;
+}
+
+static double Order(const double *h, const double *e)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int k = 0; k < 6; k++) {
+    sx += log(h[k]);
+    sy += log(e[k]);
+    sxx += log(h[k]) * log(h[k]);
+    sxy += log(h[k]) * log(e[k]);
+  }
+  return (6 * sxy - sx * sy) / (6 * sxx - sx * sx);
 }
 
 int main(void)
@@ -61,6 +111,23 @@ int main(void)
   else {
     failed++;
     fprintf(stderr, "FAIL: observed order %.4f not in [0.8, 1.2]\n", order);
+  }
+  /* pbdw (issue 18): the same study, with the default -pbdw_warm 0.99 and with 0.5 */
+  for (int t = 0; t < 2; t++) {
+    const double theta = t ? 0.5 : 0.99;
+    double       ew[6];
+    printf("# pbdw, warm %g\n", theta);
+    for (int k = 0; k < 6; k++) {
+      ew[k] = SupErrorWarm(h[k], T, a, C, theta);
+      printf("  %10.6f  %12.5e  %6.3f\n", h[k], ew[k], k ? ew[k - 1] / ew[k] : 0.0);
+    }
+    const double ow = Order(h, ew);
+    printf("observed order (least squares over 5 halvings): %.4f\n", ow);
+    if (ow >= 0.8 && ow <= 1.2) passed++;
+    else {
+      failed++;
+      fprintf(stderr, "FAIL: pbdw (warm %g): observed order %.4f not in [0.8, 1.2]\n", theta, ow);
+    }
   }
   /* the exact solution is on the crease while sliding: a check of the derivation itself */
   double x[3];

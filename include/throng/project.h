@@ -101,6 +101,12 @@ static inline void ProjectSegment(double *x, double *y, double r, const double *
   }
 }
 
+/* The clamped increment of a constraint with gap g that carries the multiplier lambda >= 0
+   (the separation its projections have made so far, pbdw: warm.c): remove an overlap
+   (g < 0) as the projection does, and close a gap (g > 0) by at most lambda, so that the
+   multiplier lambda + increment stays >= 0.  With lambda = 0 it is the projection's. */
+static inline double ClampedIncrement(double g, double lambda) { return -g > -lambda ? -g : -lambda; }
+
 /* Keep x (in R^dim) outside the open ball B_R(c). */
 static inline void ProjectOutsideBall(int dim, double *x, const double *c, double R)
 {
