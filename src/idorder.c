@@ -83,6 +83,7 @@ static int CompareId(const void *a, const void *b)
 /* Rank holding id in the blocks [ceil(k M / P), ceil((k+1) M / P)). */
 static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt size)
 {
+  if (M <= 0) return 0;
   PetscInt64 k = (id * size) / M;
   while (k > 0 && id < (k * M + size - 1) / size) k--;
   while (k + 1 < size && id >= ((k + 1) * M + size - 1) / size) k++;
@@ -93,30 +94,33 @@ static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt si
    final place, the others are packed by destination, exchanged with one
    MPI_Alltoallv and then placed.  When the block has no id gaps (the usual case) a
    record's place is id - lo and no sort is needed; otherwise the block is sorted.    */
-PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset,
-                             PetscInt64 *total)
+PetscErrorCode IdOrderGatherRange(MPI_Comm comm, const Particles *p, unsigned mask, PetscInt64 ida, PetscInt64 idb,
+                                  IoRecs *recs, PetscInt64 *offset, PetscInt64 *total)
 {
-  PetscMPIInt  size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
-  PetscInt64   M = 0, nin = 0, nself = 0, lo, hi, c;
-  uint64_t    *out, *sbuf, *rbuf;
-  PetscInt     w;
-  MPI_Datatype t;
-  PetscBool    dense;
+  PetscMPIInt      size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
+  PetscInt64       nin = 0, nself = 0, nout = 0, lo, hi, c;
+  const PetscInt64 M = idb - ida;
+  uint64_t        *out, *sbuf, *rbuf;
+  PetscInt         w;
+  MPI_Datatype     t;
+  PetscBool        dense;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.ioOrder, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  for (PetscInt i = 0; i < p->n; i++) M = PetscMax(M, p->id[i] + 1);
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &M, 1, MPIU_INT64, MPI_MAX, comm));
-  lo = ((PetscInt64)rank * M + size - 1) / size;
-  hi = ((PetscInt64)(rank + 1) * M + size - 1) / size;
+  lo = ida + ((PetscInt64)rank * M + size - 1) / size;
+  hi = ida + ((PetscInt64)(rank + 1) * M + size - 1) / size;
   PetscCall(PetscMalloc1(p->n + 1, &dest));
   PetscCall(PetscCalloc5(size, &sc, size, &sd, size, &rc, size, &rd, size, &fill));
   for (PetscInt i = 0; i < p->n; i++) {
-    dest[i] = M > 0 ? BlockOwner(p->id[i], M, size) : 0;
+    if (p->id[i] < ida || p->id[i] >= idb) {
+      dest[i] = -1; /* another round's */
+      continue;
+    }
+    dest[i] = BlockOwner(p->id[i] - ida, M, size);
     if (dest[i] == rank) nself++;
-    else sc[dest[i]]++;
+    else sc[dest[i]]++, nout++;
   }
   for (PetscMPIInt k = 1; k < size; k++) sd[k] = sd[k - 1] + sc[k - 1];
   PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
@@ -130,9 +134,10 @@ PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, I
   PetscCall(IoRecsCreate(p, mask, (PetscInt)c, recs));
   w   = recs->words;
   out = recs->rec;
-  PetscCall(PetscMalloc2((size_t)w * (p->n - nself) + 1, &sbuf, (size_t)w * nin + 1, &rbuf));
+  PetscCall(PetscMalloc2((size_t)w * nout + 1, &sbuf, (size_t)w * nin + 1, &rbuf));
   for (PetscInt i = 0, j = 0; i < p->n; i++) {
     uint64_t *dst;
+    if (dest[i] < 0) continue;
     if (dest[i] != rank) dst = sbuf + (size_t)w * (sd[dest[i]] + fill[dest[i]]++);
     else dst = out + (size_t)w * (dense ? p->id[i] - lo : nin + j++);
     ParticlesPack(p, mask, i, dst);
@@ -155,5 +160,24 @@ PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, I
   if (!rank) *offset = 0; /* MPI_Exscan leaves rank 0's result undefined */
   PetscCallMPI(MPI_Allreduce(&c, total, 1, MPIU_INT64, MPI_SUM, comm));
   PetscCall(PetscLogEventEnd(THRONG_EV.ioOrder, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IdOrderEnd(MPI_Comm comm, const Particles *p, PetscInt64 *M)
+{
+  PetscFunctionBeginUser;
+  *M = 0;
+  for (PetscInt i = 0; i < p->n; i++) *M = PetscMax(*M, p->id[i] + 1);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, M, 1, MPIU_INT64, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset,
+                             PetscInt64 *total)
+{
+  PetscInt64 M;
+  PetscFunctionBeginUser;
+  PetscCall(IdOrderEnd(comm, p, &M));
+  PetscCall(IdOrderGatherRange(comm, p, mask, 0, M, recs, offset, total));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -319,7 +319,14 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   PetscCall(PetscMemzero(w, sizeof(*w)));
   w->comm       = comm;
   w->flushEvery = s->prm.flushEvery;
-  w->lastFlush  = -1e30; /* the first frame is flushed at once */
+  { /* a frame is written in rounds of ids, -output_round records per rank each: the
+       records in flight (gathered, sent, received, packed) stay bounded whatever the
+       number of disks, and the rows and values do not depend on it                   */
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    w->round = (PetscInt64)s->prm.outputRound * size;
+  }
+  w->lastFlush = -1e30; /* the first frame is flushed at once */
   PetscCall(PetscSNPrintf(w->h5, sizeof(w->h5), "%s.h5", prefix));
   PetscCall(PetscSNPrintf(w->xdmf, sizeof(w->xdmf), "%s.xdmf", prefix));
   slash = strrchr(w->h5, '/');
@@ -514,19 +521,20 @@ static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, hsize_t frames, hsize_t ro
 
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
 {
-  MPI_Comm       comm = w->comm;
-  IoRecs         recs;
-  PetscInt64     offset, total;
-  PetscMPIInt    rank;
-  const hsize_t  f  = (hsize_t)w->frames;
-  const PetscInt kv = ParticlesFindField(&s->P, "vx"); /* a solver's own velocities (edmd) */
+  MPI_Comm        comm  = w->comm;
+  PetscInt64      total = s->P.n, M, rowBase = 0;
+  PetscMPIInt     rank;
+  const hsize_t   f        = (hsize_t)w->frames;
+  const PetscInt  kv       = ParticlesFindField(&s->P, "vx"); /* a solver's own velocities (edmd) */
+  const PetscBool withPrev = kv < 0 && w->prevId && w->prevStep == s->step - 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt        j        = 0; /* the next of this rank's previous records */
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(IdOrderGather(comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
-  PetscCheck(kv < 0 || (recs.word[kv] >= 0 && recs.word[kv + 1] >= 0), comm, PETSC_ERR_PLIB,
-             "the velocity fields vx, vy must be consecutive snapshot fields");
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCall(IdOrderEnd(comm, &s->P, &M));
+  if (withPrev) M = PetscMax(M, w->prevM); /* the rounds and blocks of the previous state */
   const PetscInt64 oldmax = w->nmax;
   w->nmax                 = PetscMax(w->nmax, total);
   PetscCall(Extend(comm, w->pos, f + 1, (hsize_t)w->nmax));
@@ -534,47 +542,60 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
-  if (total > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
-    /* one contiguous buffer, packed anew for each dataset: HDF5 writes a strided
-       memory selection through a hidden copy of the same size anyway               */
-    const PetscInt count = recs.n;
-    PetscReal     *buf;
-    long long     *ids;
-    PetscCall(PetscMalloc1(2 * count + 2, &buf));
-    ids = (long long *)buf;
-    for (PetscInt i = 0; i < count; i++)
-      buf[2 * i] = IoRecsReal(&recs, i, PF_X), buf[2 * i + 1] = IoRecsReal(&recs, i, PF_Y);
-    PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
-    /* the velocity: the solver's own, or (x_k - x_{k-1}) / h from the state one step
-       earlier, which is in the same id blocks, also sorted: merge by id             */
-    for (PetscInt i = 0, j = 0; i < count; i++) {
-      PetscReal vx = NAN, vy = NAN;
-      if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
-      else if (w->prev.rec && w->prevStep == s->step - 1) {
-        const PetscInt64 id = IoRecsId(&recs, i);
-        while (j < w->prev.n && IoRecsId(&w->prev, j) < id) j++;
-        if (j < w->prev.n && IoRecsId(&w->prev, j) == id) {
-          vx = (IoRecsReal(&recs, i, PF_X) - IoRecsReal(&w->prev, j, PF_X)) / s->prm.dt;
-          vy = (IoRecsReal(&recs, i, PF_Y) - IoRecsReal(&w->prev, j, PF_Y)) / s->prm.dt;
+  /* in rounds of ids: each round's disks are routed to their rows' ranks and written,
+     so memory stays bounded by a round (RoundIds), not by the disks of the rank      */
+  for (PetscInt64 ida = 0; ida < M; ida += w->round) {
+    const PetscInt64 idb = PetscMin(M, ida + w->round);
+    IoRecs           recs;
+    PetscInt64       offset, tot;
+    PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
+    PetscCheck(kv < 0 || (recs.word[kv] >= 0 && recs.word[kv + 1] >= 0), comm, PETSC_ERR_PLIB,
+               "the velocity fields vx, vy must be consecutive snapshot fields");
+    if (tot > 0) { /* HDF5 1.10 cannot write a globally empty selection collectively */
+      /* one contiguous buffer, packed anew for each dataset: HDF5 writes a strided
+         memory selection through a hidden copy of the same size anyway               */
+      const PetscInt   count = recs.n;
+      const PetscInt64 row   = rowBase + offset;
+      PetscReal       *buf;
+      long long       *ids;
+      PetscCall(PetscMalloc1(2 * count + 2, &buf));
+      ids = (long long *)buf;
+      for (PetscInt i = 0; i < count; i++)
+        buf[2 * i] = IoRecsReal(&recs, i, PF_X), buf[2 * i + 1] = IoRecsReal(&recs, i, PF_Y);
+      PetscCall(WriteRows(comm, w->pos, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, row, count, buf));
+      /* the velocity: the solver's own, or (x_k - x_{k-1}) / h from the state one step
+         earlier, gathered in the same rounds and blocks, also sorted: merge by id     */
+      for (PetscInt i = 0; i < count; i++) {
+        PetscReal vx = NAN, vy = NAN;
+        if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
+        else if (withPrev) {
+          const PetscInt64 id = IoRecsId(&recs, i);
+          while (j < w->prevN && w->prevId[j] < id) j++;
+          if (j < w->prevN && w->prevId[j] == id) {
+            vx = (IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j]) / s->prm.dt;
+            vy = (IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1]) / s->prm.dt;
+          }
         }
+        buf[2 * i] = vx, buf[2 * i + 1] = vy;
       }
-      buf[2 * i] = vx, buf[2 * i + 1] = vy;
+      PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, row, count, buf));
+      for (PetscInt i = 0; i < count; i++) buf[i] = IoRecsReal(&recs, i, PF_R);
+      PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, row, count, buf));
+      for (PetscInt i = 0; i < count; i++) ids[i] = (long long)IoRecsId(&recs, i);
+      PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, row, count, ids));
+      for (PetscInt e = 0; e < w->nx; e++) { /* the other snapshot fields, bytewise from the records */
+        const PetscInt k = w->xfield[e];
+        for (PetscInt i = 0; i < count; i++) memcpy(&buf[i], recs.rec + (size_t)recs.words * i + recs.word[k], 8);
+        PetscCall(WriteRows(comm, w->xds[e], w->dxpl, w->xint[e] ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, 1, f, row,
+                            count, buf));
+      }
+      PetscCall(PetscFree(buf));
     }
-    PetscCall(WriteRows(comm, w->vel, w->dxpl, H5T_NATIVE_DOUBLE, 2, f, offset, count, buf));
-    for (PetscInt i = 0; i < count; i++) buf[i] = IoRecsReal(&recs, i, PF_R);
-    PetscCall(WriteRows(comm, w->rad, w->dxpl, H5T_NATIVE_DOUBLE, 1, f, offset, count, buf));
-    for (PetscInt i = 0; i < count; i++) ids[i] = (long long)IoRecsId(&recs, i);
-    PetscCall(WriteRows(comm, w->idv, w->dxpl, H5T_NATIVE_LLONG, 1, f, offset, count, ids));
-    for (PetscInt e = 0; e < w->nx; e++) { /* the other snapshot fields, bytewise from the records */
-      const PetscInt k = w->xfield[e];
-      for (PetscInt i = 0; i < count; i++) memcpy(&buf[i], recs.rec + (size_t)recs.words * i + recs.word[k], 8);
-      PetscCall(WriteRows(comm, w->xds[e], w->dxpl, w->xint[e] ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, 1, f, offset,
-                          count, buf));
-    }
-    PetscCall(PetscFree(buf));
+    rowBase += tot;
+    PetscCall(IoRecsDestroy(&recs));
   }
-  PetscCall(IoRecsDestroy(&recs));
-  PetscCall(IoRecsDestroy(&w->prev));
+  PetscCall(PetscFree2(w->prevId, w->prevXY));
+  w->prevN = w->prevCap = 0;
   PetscCall(FillRows(w, 0, f, oldmax, w->nmax));    /* earlier frames' new rows (N grew)    */
   PetscCall(FillRows(w, f, f + 1, total, w->nmax)); /* this frame's rows beyond its disks */
   { /* step, time, count: one element, written by rank 0 within a collective call */
@@ -657,7 +678,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->idv));
   PetscCallHDF5(comm, H5Dclose(w->vel));
   for (PetscInt e = 0; e < w->nx; e++) PetscCallHDF5(comm, H5Dclose(w->xds[e]));
-  PetscCall(IoRecsDestroy(&w->prev));
+  PetscCall(PetscFree2(w->prevId, w->prevXY));
   PetscCallHDF5(comm, H5Dclose(w->step));
   PetscCallHDF5(comm, H5Dclose(w->time));
   PetscCallHDF5(comm, H5Dclose(w->count));
@@ -674,11 +695,37 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
 
 PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s)
 {
-  PetscInt64 offset, total;
+  MPI_Comm comm = w->comm;
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
-  PetscCall(IoRecsDestroy(&w->prev));
-  PetscCall(IdOrderGather(w->comm, &s->P, FIELD_SNAPSHOT, &w->prev, &offset, &total));
+  PetscCall(PetscFree2(w->prevId, w->prevXY));
+  w->prevN = w->prevCap = 0;
+  PetscCall(IdOrderEnd(comm, &s->P, &w->prevM));
+  { /* room for this rank's block of ids in every round (ids are unique): one allocation */
+    PetscMPIInt size, rank;
+    PetscInt64  cap = 0;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) {
+      const PetscInt64 m = PetscMin(w->prevM, ida + w->round) - ida;
+      cap += ((PetscInt64)(rank + 1) * m + size - 1) / size - ((PetscInt64)rank * m + size - 1) / size;
+    }
+    w->prevCap = (PetscInt)cap;
+    PetscCall(PetscMalloc2(cap + 1, &w->prevId, 2 * cap + 2, &w->prevXY));
+  }
+  for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) {
+    const PetscInt64 idb = PetscMin(w->prevM, ida + w->round);
+    IoRecs           recs;
+    PetscInt64       offset, tot;
+    PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
+    PetscCheck(w->prevN + recs.n <= w->prevCap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more records than ids in a block");
+    for (PetscInt i = 0; i < recs.n; i++, w->prevN++) {
+      w->prevId[w->prevN]         = IoRecsId(&recs, i);
+      w->prevXY[2 * w->prevN]     = IoRecsReal(&recs, i, PF_X);
+      w->prevXY[2 * w->prevN + 1] = IoRecsReal(&recs, i, PF_Y);
+    }
+    PetscCall(IoRecsDestroy(&recs));
+  }
   w->prevStep = s->step;
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -72,6 +72,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->chkWall       = 0;
   p->restart[0]    = 0;
   p->flushEvery    = 10;
+  p->outputRound   = 65536;
   p->traj[0]       = 0;
   p->trajFps       = 10;
   p->geometry[0]   = 0;
@@ -623,6 +624,9 @@ static PetscErrorCode OutputSetFromOptions(Opt *o)
   PetscCall(OptReal(o, OPT_RUN, "-output_flush_every",
                     "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)",
                     &p->flushEvery, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-output_round",
+                   "A snapshot is routed and written in rounds of K disks per rank: memory bounded by the round",
+                   &p->outputRound, NULL));
   PetscCall(OptBool(o, OPT_RUN, "-io_collective_buffering",
                     "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", &p->ioTwoPhase));
   PetscCall(OptString(
@@ -759,6 +763,8 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
              p->outputEvery);
   PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0",
              p->chkEvery);
+  PetscCheck(p->outputRound >= 1, comm, PETSC_ERR_USER_INPUT, "-output_round %" PetscInt_FMT ": must be >= 1",
+             p->outputRound);
   PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0",
              (double)p->flushEvery);
   PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0",

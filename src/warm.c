@@ -1,32 +1,42 @@
-/* warm — PBD with warm-started contact multipliers (-solver pbdw): an error that does not
- * grow with the depth of the contact network.
+/* warm — PBD with warm-started contact multipliers (-solver pbdw): a constraint error that
+ * grows far less with the depth of the contact network.
  *
  * Why.  One PBD sweep (pbd.c) removes each overlap once, in the sweep's order.  In a pile
  * under gravity every disk is predicted down by h g, and only the floor is violated: the
  * correction must travel up through every layer within one sweep.  In the sweep's order
- * (colours, tiles, rows by parity) it travels a few layers, so the overlaps build up
- * until their corrections balance the weight above: the error grows with the depth
- * (6 % of a diameter in 200 layers at h = 1e-3, g = 1; docs/algorithm.md).
+ * (colours, tiles, rows by parity) it travels a few layers, so overlaps build up until
+ * their corrections carry the weight above: the error grows with the depth and the time
+ * (a 200-layer pile at h = 1e-3, g = 1: 14 % of a diameter after 4000 steps).
  *
  * The scheme.  Each contact c (a pair, or a disk and a wall) carries a multiplier
- * lambda_c >= 0: the separation, in length, that the constraints applied along its
- * normal in the last step.  A step is
- *   1. the prediction  y = x + h f(x) + w,  where w = x - p_old is the displacement the
- *      constraints made in the last step (p_old: the last step's x + h f, a per-disk
- *      field).  w is sum_c lambda_c n_c of the last step (with the normals of then): the
- *      last multipliers, applied at once ("warm start");
- *   2. ONE sweep in PBD's order where each constraint, instead of the projection, takes
- *      the clamped increment
+ * lambda_c >= 0: the separation, in length, that the constraints made along its normal
+ * in the last step.  A step is
+ *   1. PBD's prediction y = x + h f(x);
+ *   2. the warm start: every contact's theta lambda_c applied along its normal at the
+ *      current positions (half to each disk of a pair), in the sweep's order; theta is
+ *      -pbdw_warm (default 0.98);
+ *   3. a symmetric sweep: PBD's order, then exactly the reverse order, where each
+ *      constraint takes the clamped increment (project.h: ClampedIncrement)
  *          delta = max(-gap, -lambda_c),   lambda_c <- lambda_c + delta,
- *      moving the disk(s) by delta along the normal (half each for a pair): an overlap
- *      is removed as PBD does, and a gap opened by the warm start is closed again as far
- *      as the contact's own lambda_c pushed it open, never further.  A contact that
- *      opens thus lets its disks go: with lambda_c = 0 they move by h f only.
- * With every lambda = 0 (the first step, or contacts that were not touching) this is
- * exactly a PBD step.  In a resting pile the multipliers converge to the loads of the
- * contacts; then w cancels h f, the prediction violates nothing, and the sweep has
- * nothing left to do, at any depth.  This is the warm start of sequential-impulse
- * solvers (accumulated, clamped impulses carried between steps), in positions.
+ *      moving the disk(s) by delta along the normal: an overlap is removed as PBD does,
+ *      and a gap that the warm start opened is closed again, by at most what the
+ *      contact's own multiplier pushed, so that a contact that opens lets its disks go.
+ * With every lambda = 0 a step is PBD's prediction and two sweeps.  In a resting pile the
+ * multipliers approach the contacts' loads; the warm start then cancels most of the
+ * prediction, and the sweep only corrects the fraction 1 - theta of the load that was
+ * not carried over.  This is the warm start of sequential-impulse solvers (accumulated,
+ * clamped impulses carried between steps), in positions.
+ *
+ * Why theta < 1 and a symmetric sweep (docs/algorithm.md has the details).  For a fixed
+ * set of active contacts the step is linear: with A = J J^T and B the Gauss-Seidel
+ * iteration matrix of a sweep, the errors evolve with the roots z of
+ *     z^2 - (1 + theta) mu z + theta mu = 0   for each eigenvalue mu of B.
+ * theta = 0 is PBD (z = mu: stable, but slow modes near mu = 1 leave an error that grows
+ * with the depth); theta = 1 gives |z| = sqrt(mu), fast, but a double root z = 1 where A
+ * is singular (the self-stresses of a redundant packing such as the hexagonal one) and
+ * |z| > 1 where mu is complex and near 1, as for a one-directional sweep.  The symmetric
+ * sweep makes mu real; theta < 1 separates the double root.  Measured: theta = 0.99
+ * diverges in the 1000-layer benchmark pile after ~450 steps, 0.98 does not.
  *
  * The bookkeeping.  A contact's multiplier lives with its base disk: the disk of the
  * pair that the sweep visits first, i.e. the one whose cell holds the pair in its half
@@ -35,16 +45,16 @@
  * change.  Each disk has WARM_SLOTS slots, one 8-byte field each: the key (partner id +
  * 1, or WARM_WALL + the wall's index) in the high 32 bits and lambda as a float in the
  * low ones; 0 is an empty slot.  A contact that finds no free slot goes on without a
- * multiplier (as in PBD) and is counted (overflow, in the summary).  After every
+ * multiplier (as in PBD) and is counted (slot_overflow, in the summary).  After every
  * rebinning each owned disk gathers the multipliers of the pairs it is now the base of,
  * from its own slots or its partner's (a ghost's slots are its owner's, copied with the
  * halo), and drops the rest.
  *
- * The promises.  p_old and the slots are fields (particles.c) that migrate, are copied
- * to ghosts and are checkpointed: restarts are exact.  Ghosts are predicted like their
- * owners, from the same fields, and the sweep's order and floating-point operations are
- * PBD's, so the trajectory is bitwise the same on any number of ranks (ctest -R
- * decomposition, golden).  What is proved and what is measured: docs/algorithm.md.   */
+ * The promises.  The slots are fields (particles.c) that migrate, are copied to ghosts
+ * and are checkpointed, and they are in the state digest: restarts are exact.  The warm
+ * start and both sweeps run in the order of PBDSweepCells (pbd.c), which depends on the
+ * binning only, so the trajectory is bitwise the same on any number of ranks (ctest -R
+ * "pile|decomposition").  What is proved and what is only measured: docs/algorithm.md. */
 #include <throng/sim.h>
 #include <throng/pbd.h>
 #include <throng/project.h>

@@ -42,3 +42,10 @@ PetscErrorCode RouteRecords(MPI_Comm comm, PetscInt count, const void *recs, siz
    ranks; *total: all. Collective.                                                      */
 PetscErrorCode IdOrderGather(MPI_Comm comm, const Particles *p, unsigned mask, IoRecs *recs, PetscInt64 *offset,
                              PetscInt64 *total);
+/* The same for the disks with ids in [ida, idb) only: rank k holds the k-th block of that
+   range (the frames are written in such rounds, so that the records in flight stay
+   bounded: io_h5md.c).  *offset and *total count the disks of the range. Collective. */
+PetscErrorCode IdOrderGatherRange(MPI_Comm comm, const Particles *p, unsigned mask, PetscInt64 ida, PetscInt64 idb,
+                                  IoRecs *recs, PetscInt64 *offset, PetscInt64 *total);
+/* M = the largest id + 1 over comm (0 without disks). Collective. */
+PetscErrorCode IdOrderEnd(MPI_Comm comm, const Particles *p, PetscInt64 *M);

@@ -39,8 +39,12 @@ typedef struct {
   MPI_Comm comm;
   hid_t    file, dxpl;
   hid_t    pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
-  IoRecs   prev;                                  /* id-ordered state one step before a frame: velocity */
-  PetscInt prevStep;
+  /* the state one step before a frame, for the velocity: this rank's rows of every
+     round (id, x, y), in id order; prevM: the id range it was gathered over        */
+  PetscInt64 *prevId, prevM;
+  PetscReal  *prevXY;
+  PetscInt    prevN, prevCap, prevStep;
+  PetscInt64  round; /* ids per write round: -output_round x ranks                   */
   /* the other snapshot fields (particles.h): /particles/disks/NAME/value, one each */
   PetscInt       nx;
   PetscInt       xfield[PARTICLES_MAX_FIELDS];

@@ -117,6 +117,7 @@ typedef struct {
   char       restart[PETSC_MAX_PATH_LEN];    /* -restart PATH: continue from a checkpoint       */
   PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
   PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
+  PetscInt   outputRound;                    /* -output_round K: records per rank per write round */
   OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
   PetscInt   ndecl;
 } Params;
