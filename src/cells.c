@@ -32,21 +32,25 @@ PetscErrorCode CellsDestroy(Cells *c)
   PetscCall(PetscFree(c->beg));
   PetscCall(PetscFree(c->end));
   PetscCall(PetscFree(c->count));
-  PetscCall(PetscFree(c->key));
-  PetscCall(PetscFree(c->perm));
+  PetscCall(PetscFree2(c->key, c->perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* key and perm are scratch of a binning: allocated for it and freed after, so that their
+   memory (8 bytes per disk) is shared with the other transients (snapshot rounds). */
 static PetscErrorCode Reserve(Cells *c, PetscInt m)
 {
   PetscFunctionBeginUser;
-  if (m <= c->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  m = PetscMax(m, c->cap + c->cap / 2);
-  PetscCall(PetscFree(c->key));
-  PetscCall(PetscFree(c->perm));
-  PetscCall(PetscMalloc1(m, &c->key));
-  PetscCall(PetscMalloc1(m, &c->perm));
+  PetscCall(PetscMalloc2(m + 1, &c->key, m + 1, &c->perm));
   c->cap = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Release(Cells *c)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree2(c->key, c->perm));
+  c->cap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,6 +95,7 @@ PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool 
     }
   }
   PetscCall(ParticlesGather(p, 0, n, c->perm, PETSC_TRUE, atBin));
+  PetscCall(Release(c));
   if (!atBin) {
     PetscCall(PetscArraycpy(p->xb, p->x, n));
     PetscCall(PetscArraycpy(p->yb, p->y, n));
@@ -127,6 +132,7 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
       c->end[k] = n + c->count[k + 1];
     }
   for (PetscInt g = 0; g < ng; g++) oldOfNew[c->count[c->key[g]]++] = g;
+  PetscCall(Release(c));
   PetscCall(ParticlesGather(p, n, ng, oldOfNew, PETSC_FALSE, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -174,22 +174,6 @@ static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteColumn(MPI_Comm comm, hid_t grp, hid_t dxpl, const char *name, hid_t type, PetscInt64 total,
-                                  PetscInt64 offset, PetscInt count, const void *buf)
-{
-  hsize_t n = (hsize_t)total, st = (hsize_t)offset, c = (hsize_t)count;
-  hid_t   fs, ds;
-  PetscFunctionBeginUser;
-  PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
-  PetscCallHDF5(comm, ds = H5Dcreate2(grp, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (total > 0)
-    PetscCall(
-      IoWriteHyperslab(comm, ds, dxpl, type, 1, &st, &c, buf)); /* HDF5 1.10: no collective write of an empty dataset */
-  PetscCallHDF5(comm, H5Dclose(ds));
-  PetscCallHDF5(comm, H5Sclose(fs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
 {
   MPI_Comm    comm = s->dom.comm;
@@ -205,7 +189,8 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
-  PetscCall(IdOrderGather(comm, &s->P, FIELD_CHECKPOINT, &recs, &offset, &total));
+  total = s->P.n;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT64, MPI_SUM, comm));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
   {
@@ -233,16 +218,47 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
     PetscCall(IoWriteMetadata(comm, grp));
   }
-  PetscCall(PetscMalloc1(recs.n + 1, &col)); /* one column buffer, reused */
-  for (PetscInt k = 0; k < s->P.nfield; k++) {
-    const Field *f = &s->P.field[k];
-    if (recs.word[k] < 0) continue;
-    for (PetscInt i = 0; i < recs.n; i++) col[i] = recs.rec[(size_t)recs.words * i + recs.word[k]];
-    PetscCall(WriteColumn(comm, grp, dxpl, f->name, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
-                          total, offset, recs.n, col));
+  { /* one dataset per field; the rows in rounds of ids (-output_round disks per rank),
+       so that the records in flight stay bounded (as the snapshots: io_h5md.c)      */
+    hid_t       ds[PARTICLES_MAX_FIELDS];
+    PetscInt64  M, rowBase = 0;
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    const PetscInt64 round = (PetscInt64)s->prm.outputRound * size;
+    for (PetscInt k = 0; k < s->P.nfield; k++) {
+      const Field *f = &s->P.field[k];
+      hsize_t      n = (hsize_t)total;
+      hid_t        fs;
+      ds[k] = -1;
+      if (!(f->flags & FIELD_CHECKPOINT)) continue;
+      PetscCallHDF5(comm, fs = H5Screate_simple(1, &n, NULL));
+      PetscCallHDF5(comm,
+                    ds[k] = H5Dcreate2(grp, f->name, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE, fs,
+                                       H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Sclose(fs));
+    }
+    PetscCall(IdOrderEnd(comm, &s->P, &M));
+    for (PetscInt64 ida = 0; ida < M; ida += round) {
+      PetscInt64 tot;
+      PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_CHECKPOINT, ida, PetscMin(M, ida + round), &recs, &offset, &tot));
+      if (tot > 0) { /* HDF5 1.10: no collective write of an empty selection */
+        const hsize_t st = (hsize_t)(rowBase + offset), c = (hsize_t)recs.n;
+        PetscCall(PetscMalloc1(recs.n + 1, &col)); /* one column buffer, reused */
+        for (PetscInt k = 0; k < s->P.nfield; k++) {
+          const Field *f = &s->P.field[k];
+          if (recs.word[k] < 0) continue;
+          for (PetscInt i = 0; i < recs.n; i++) col[i] = recs.rec[(size_t)recs.words * i + recs.word[k]];
+          PetscCall(IoWriteHyperslab(comm, ds[k], dxpl, f->type == FIELD_INT64 ? H5T_NATIVE_LLONG : H5T_NATIVE_DOUBLE,
+                                     1, &st, &c, col));
+        }
+        PetscCall(PetscFree(col));
+      }
+      rowBase += tot;
+      PetscCall(IoRecsDestroy(&recs));
+    }
+    for (PetscInt k = 0; k < s->P.nfield; k++)
+      if (ds[k] >= 0) PetscCallHDF5(comm, H5Dclose(ds[k]));
   }
-  PetscCall(PetscFree(col));
-  PetscCall(IoRecsDestroy(&recs));
   PetscCall(SimModulesCheckpointWrite(s, grp, dxpl));
   PetscCallHDF5(comm, H5Gclose(grp));
   PetscCallHDF5(comm, H5Pclose(dxpl));

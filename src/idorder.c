@@ -97,7 +97,7 @@ static inline PetscMPIInt BlockOwner(PetscInt64 id, PetscInt64 M, PetscMPIInt si
 PetscErrorCode IdOrderGatherRange(MPI_Comm comm, const Particles *p, unsigned mask, PetscInt64 ida, PetscInt64 idb,
                                   IoRecs *recs, PetscInt64 *offset, PetscInt64 *total)
 {
-  PetscMPIInt      size, rank, *dest, *sc, *sd, *rc, *rd, *fill;
+  PetscMPIInt      size, rank, *sc, *sd, *rc, *rd, *fill;
   PetscInt64       nin = 0, nself = 0, nout = 0, lo, hi, c;
   const PetscInt64 M = idb - ida;
   uint64_t        *out, *sbuf, *rbuf;
@@ -111,16 +111,14 @@ PetscErrorCode IdOrderGatherRange(MPI_Comm comm, const Particles *p, unsigned ma
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   lo = ida + ((PetscInt64)rank * M + size - 1) / size;
   hi = ida + ((PetscInt64)(rank + 1) * M + size - 1) / size;
-  PetscCall(PetscMalloc1(p->n + 1, &dest));
+  /* the destination of each disk is computed twice (count, then pack) rather than
+     stored: no array of the size of the rank's disks                               */
   PetscCall(PetscCalloc5(size, &sc, size, &sd, size, &rc, size, &rd, size, &fill));
   for (PetscInt i = 0; i < p->n; i++) {
-    if (p->id[i] < ida || p->id[i] >= idb) {
-      dest[i] = -1; /* another round's */
-      continue;
-    }
-    dest[i] = BlockOwner(p->id[i] - ida, M, size);
-    if (dest[i] == rank) nself++;
-    else sc[dest[i]]++, nout++;
+    if (p->id[i] < ida || p->id[i] >= idb) continue; /* another round's */
+    const PetscMPIInt dst = BlockOwner(p->id[i] - ida, M, size);
+    if (dst == rank) nself++;
+    else sc[dst]++, nout++;
   }
   for (PetscMPIInt k = 1; k < size; k++) sd[k] = sd[k - 1] + sc[k - 1];
   PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
@@ -137,12 +135,12 @@ PetscErrorCode IdOrderGatherRange(MPI_Comm comm, const Particles *p, unsigned ma
   PetscCall(PetscMalloc2((size_t)w * nout + 1, &sbuf, (size_t)w * nin + 1, &rbuf));
   for (PetscInt i = 0, j = 0; i < p->n; i++) {
     uint64_t *dst;
-    if (dest[i] < 0) continue;
-    if (dest[i] != rank) dst = sbuf + (size_t)w * (sd[dest[i]] + fill[dest[i]]++);
+    if (p->id[i] < ida || p->id[i] >= idb) continue;
+    const PetscMPIInt k = BlockOwner(p->id[i] - ida, M, size);
+    if (k != rank) dst = sbuf + (size_t)w * (sd[k] + fill[k]++);
     else dst = out + (size_t)w * (dense ? p->id[i] - lo : nin + j++);
     ParticlesPack(p, mask, i, dst);
   }
-  PetscCall(PetscFree(dest));
   PetscCallMPI(MPI_Type_contiguous((int)(8 * w), MPI_BYTE, &t));
   PetscCallMPI(MPI_Type_commit(&t));
   PetscCallMPI(MPI_Alltoallv(sbuf, sc, sd, t, rbuf, rc, rd, t, comm));

@@ -526,12 +526,14 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscMPIInt     rank;
   const hsize_t   f        = (hsize_t)w->frames;
   const PetscInt  kv       = ParticlesFindField(&s->P, "vx"); /* a solver's own velocities (edmd) */
-  const PetscBool withPrev = kv < 0 && w->prevId && w->prevStep == s->step - 1 ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt        j        = 0; /* the next of this rank's previous records */
+  const PetscBool withPrev = kv < 0 && w->prevXY && w->prevStep == s->step - 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt64      base     = 0; /* this rank's first slot of the round in prevXY */
+  PetscMPIInt     size;
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT64, MPI_SUM, comm));
   PetscCall(IdOrderEnd(comm, &s->P, &M));
   if (withPrev) M = PetscMax(M, w->prevM); /* the rounds and blocks of the previous state */
@@ -546,6 +548,8 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
      so memory stays bounded by a round (RoundIds), not by the disks of the rank      */
   for (PetscInt64 ida = 0; ida < M; ida += w->round) {
     const PetscInt64 idb = PetscMin(M, ida + w->round);
+    const PetscInt64 lo  = ida + ((PetscInt64)rank * (idb - ida) + size - 1) / size; /* this rank's block */
+    const PetscInt64 hi  = ida + ((PetscInt64)(rank + 1) * (idb - ida) + size - 1) / size;
     IoRecs           recs;
     PetscInt64       offset, tot;
     PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
@@ -568,13 +572,10 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
       for (PetscInt i = 0; i < count; i++) {
         PetscReal vx = NAN, vy = NAN;
         if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
-        else if (withPrev) {
-          const PetscInt64 id = IoRecsId(&recs, i);
-          while (j < w->prevN && w->prevId[j] < id) j++;
-          if (j < w->prevN && w->prevId[j] == id) {
-            vx = (IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j]) / s->prm.dt;
-            vy = (IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1]) / s->prm.dt;
-          }
+        else if (withPrev) { /* NaN where the disk had no previous state */
+          const PetscInt64 j = base + IoRecsId(&recs, i) - lo;
+          vx                 = (IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j]) / s->prm.dt;
+          vy                 = (IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1]) / s->prm.dt;
         }
         buf[2 * i] = vx, buf[2 * i + 1] = vy;
       }
@@ -592,10 +593,11 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
       PetscCall(PetscFree(buf));
     }
     rowBase += tot;
+    base += hi - lo;
     PetscCall(IoRecsDestroy(&recs));
   }
-  PetscCall(PetscFree2(w->prevId, w->prevXY));
-  w->prevN = w->prevCap = 0;
+  PetscCall(PetscFree(w->prevXY));
+  w->prevCap = 0;
   PetscCall(FillRows(w, 0, f, oldmax, w->nmax));    /* earlier frames' new rows (N grew)    */
   PetscCall(FillRows(w, f, f + 1, total, w->nmax)); /* this frame's rows beyond its disks */
   { /* step, time, count: one element, written by rank 0 within a collective call */
@@ -678,7 +680,7 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   PetscCallHDF5(comm, H5Dclose(w->idv));
   PetscCallHDF5(comm, H5Dclose(w->vel));
   for (PetscInt e = 0; e < w->nx; e++) PetscCallHDF5(comm, H5Dclose(w->xds[e]));
-  PetscCall(PetscFree2(w->prevId, w->prevXY));
+  PetscCall(PetscFree(w->prevXY));
   PetscCallHDF5(comm, H5Dclose(w->step));
   PetscCallHDF5(comm, H5Dclose(w->time));
   PetscCallHDF5(comm, H5Dclose(w->count));
@@ -698,33 +700,36 @@ PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s)
   MPI_Comm comm = w->comm;
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
-  PetscCall(PetscFree2(w->prevId, w->prevXY));
-  w->prevN = w->prevCap = 0;
+  PetscCall(PetscFree(w->prevXY));
+  w->prevCap = 0;
   PetscCall(IdOrderEnd(comm, &s->P, &w->prevM));
-  { /* room for this rank's block of ids in every round (ids are unique): one allocation */
+  {
     PetscMPIInt size, rank;
-    PetscInt64  cap = 0;
+    PetscInt64  cap = 0, base = 0;
     PetscCallMPI(MPI_Comm_size(comm, &size));
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) {
+    for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) { /* a slot per id of this rank's blocks */
       const PetscInt64 m = PetscMin(w->prevM, ida + w->round) - ida;
       cap += ((PetscInt64)(rank + 1) * m + size - 1) / size - ((PetscInt64)rank * m + size - 1) / size;
     }
     w->prevCap = (PetscInt)cap;
-    PetscCall(PetscMalloc2(cap + 1, &w->prevId, 2 * cap + 2, &w->prevXY));
-  }
-  for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) {
-    const PetscInt64 idb = PetscMin(w->prevM, ida + w->round);
-    IoRecs           recs;
-    PetscInt64       offset, tot;
-    PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
-    PetscCheck(w->prevN + recs.n <= w->prevCap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more records than ids in a block");
-    for (PetscInt i = 0; i < recs.n; i++, w->prevN++) {
-      w->prevId[w->prevN]         = IoRecsId(&recs, i);
-      w->prevXY[2 * w->prevN]     = IoRecsReal(&recs, i, PF_X);
-      w->prevXY[2 * w->prevN + 1] = IoRecsReal(&recs, i, PF_Y);
+    PetscCall(PetscMalloc1(2 * cap + 2, &w->prevXY));
+    for (PetscInt64 k = 0; k < 2 * cap; k++) w->prevXY[k] = NAN;
+    for (PetscInt64 ida = 0; ida < w->prevM; ida += w->round) {
+      const PetscInt64 idb = PetscMin(w->prevM, ida + w->round);
+      const PetscInt64 lo  = ida + ((PetscInt64)rank * (idb - ida) + size - 1) / size;
+      const PetscInt64 hi  = ida + ((PetscInt64)(rank + 1) * (idb - ida) + size - 1) / size;
+      IoRecs           recs;
+      PetscInt64       offset, tot;
+      PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
+      for (PetscInt i = 0; i < recs.n; i++) {
+        const PetscInt64 j   = base + IoRecsId(&recs, i) - lo;
+        w->prevXY[2 * j]     = IoRecsReal(&recs, i, PF_X);
+        w->prevXY[2 * j + 1] = IoRecsReal(&recs, i, PF_Y);
+      }
+      base += hi - lo;
+      PetscCall(IoRecsDestroy(&recs));
     }
-    PetscCall(IoRecsDestroy(&recs));
   }
   w->prevStep = s->step;
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));

@@ -28,8 +28,9 @@
  * Records are arrays of 8-byte words, one per field of a flag mask, in registration
  * order; they are copied bytewise (memcpy), so integers and reals pass unchanged.
  *
- * Memory per disk: the six core fields (48 bytes) and an 8-byte scratch slot = 56 bytes,
- * plus the sort keys in cells.c (8 bytes) and a share of the cell arrays.               */
+ * Memory per disk: the six core fields (48 bytes) and a share of the cell arrays held all
+ * run; a reordering's scratch column (8 bytes) and the sort keys in cells.c (8 bytes)
+ * only while a binning runs.                                                             */
 #include <throng/particles.h>
 #include <string.h>
 
@@ -64,7 +65,6 @@ PetscErrorCode ParticlesDestroy(Particles *p)
 {
   PetscFunctionBeginUser;
   for (PetscInt k = 0; k < p->nfield; k++) PetscCall(PetscFree(p->field[k].data));
-  PetscCall(PetscFree(p->scratch));
   p->n = p->ng = p->cap = p->nfield = 0;
   SyncAliases(p);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -88,7 +88,6 @@ PetscErrorCode ParticlesReserve(Particles *p, PetscInt cap)
   cap = PetscMax(cap, p->cap + p->cap / 2);
   for (PetscInt k = 0; k < p->nfield; k++)
     PetscCall(Grow(&p->field[k].data, p->field[k].flags & FIELD_OWNED ? p->n : p->n + p->ng, cap));
-  PetscCall(Grow(&p->scratch, 0, cap));
   p->cap = cap;
   SyncAliases(p);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -179,14 +178,16 @@ void ParticlesCopy(Particles *p, PetscInt dst, PetscInt src, PetscBool owned)
       memcpy((char *)p->field[k].data + 8 * (size_t)dst, (const char *)p->field[k].data + 8 * (size_t)src, 8);
 }
 
-/* Gather entries [offset, offset + m): new entry k is old entry offset + src[k].
-   The scratch array makes this allocation-free. */
+/* Gather entries [offset, offset + m): new entry k is old entry offset + src[k], through
+   a scratch column allocated for the call (its memory is shared with the other
+   transients instead of being held all run). */
 PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const PetscInt *src, PetscBool owned,
                                PetscBool withBin)
 {
-  uint64_t *tmp = (uint64_t *)p->scratch;
+  uint64_t *tmp;
   PetscFunctionBeginUser;
   PetscCheck(offset + m <= p->cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gather beyond capacity");
+  PetscCall(PetscMalloc1(m + 1, &tmp));
   for (PetscInt f = 0; f < p->nfield; f++) {
     uint64_t *a = (uint64_t *)p->field[f].data + offset;
     if (!owned && (p->field[f].flags & FIELD_OWNED)) continue;
@@ -194,6 +195,7 @@ PetscErrorCode ParticlesGather(Particles *p, PetscInt offset, PetscInt m, const 
     for (PetscInt k = 0; k < m; k++) tmp[k] = a[src[k]];
     PetscCall(PetscArraycpy(a, tmp, m));
   }
+  PetscCall(PetscFree(tmp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

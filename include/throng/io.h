@@ -39,12 +39,13 @@ typedef struct {
   MPI_Comm comm;
   hid_t    file, dxpl;
   hid_t    pos, rad, idv, vel, step, time, count; /* value datasets, step/time/count series */
-  /* the state one step before a frame, for the velocity: this rank's rows of every
-     round (id, x, y), in id order; prevM: the id range it was gathered over        */
-  PetscInt64 *prevId, prevM;
-  PetscReal  *prevXY;
-  PetscInt    prevN, prevCap, prevStep;
-  PetscInt64  round; /* ids per write round: -output_round x ranks                   */
+  /* the state one step before a frame, for the velocity: (x, y) for every id of this
+     rank's block of every round, in id order, NaN where no disk has the id; prevM:
+     the id range it was gathered over                                               */
+  PetscInt64 prevM;
+  PetscReal *prevXY;
+  PetscInt   prevCap, prevStep;
+  PetscInt64 round; /* ids per write round: -output_round x ranks                   */
   /* the other snapshot fields (particles.h): /particles/disks/NAME/value, one each */
   PetscInt       nx;
   PetscInt       xfield[PARTICLES_MAX_FIELDS];

@@ -40,7 +40,6 @@ typedef struct {
   PetscReal  *x, *y, *r;
   PetscInt64 *id;
   PetscReal  *xb, *yb; /* position at the last binning (owned disks)            */
-  void       *scratch; /* 8 bytes per entry, for reordering                      */
   PetscInt    nfield;
   Field       field[PARTICLES_MAX_FIELDS];
 } Particles;
