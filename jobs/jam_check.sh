@@ -5,7 +5,9 @@
 #     the run, and whether the skin was exceeded;
 #  2. a 20 m x 20 m room with one 2.4 m door, 1200 agents: the peak flow over 5 s
 #     windows with PBD (h = 0.002 s) and with PNGS (h = 0.005 s, at most 300 sweeps);
-#  3. both with -solver pbdw (warm-started multipliers, issue 18) at PBD's h.
+#  3. both with -solver pbdw (warm-started multipliers, issue 18) at PBD's h;
+#  4. the room with seed 001's model (-crowd_model projection -exit_rule reach: full speed
+#     until contact, the deep queue of issue 18): PBD, PNGS and pbdw at h = 0.002 s.
 # Same tiles (2 cells) as jobs/bottleneck.sh, so the PBD h = 0.002 s bottleneck run is its
 # W = 1.2 m run.
 #   bash jobs/jam_check.sh [OUTDIR]        (default jam.out; a few minutes on 2 cores)
@@ -42,3 +44,7 @@ run room20-pbd-0.002 $R -dt 0.002
 run room20-pngs-0.005 $R -dt 0.005 -solver pngs -solver_rtol 1e-8 -solver_max_it 300
 run bottleneck-pbdw-0.01 $B -dt 0.01 -solver pbdw
 run room20-pbdw-0.002 $R -dt 0.002 -solver pbdw
+P="$R -crowd_model projection -exit_rule reach"
+run room20-projection-pbd-0.002 $P -dt 0.002
+run room20-projection-pngs-0.002 $P -dt 0.002 -solver pngs -solver_rtol 1e-8 -solver_max_it 300
+run room20-projection-pbdw-0.002 $P -dt 0.002 -solver pbdw

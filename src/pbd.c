@@ -179,6 +179,16 @@ static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PBDRebinIfFar(Sim *s)
+{
+  PetscReal disp;
+  PetscFunctionBeginUser;
+  PetscCall(MaxDisplacement(s, &disp));
+  if (!(disp <= s->prm.rebin * s->prm.skin)) PetscCall(SimRebin(s)); /* the next sweep starts at the binning */
+  else s->sweepDisp = PetscMax(s->sweepDisp, disp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PBDPredict(Sim *s)
 {
   Particles *p = &s->P;

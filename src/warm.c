@@ -50,6 +50,11 @@
  * from its own slots or its partner's (a ghost's slots are its owner's, copied with the
  * halo), and drops the rest.
  *
+ * The skin.  The warm start and the first sweep can move disks further than a prediction;
+ * after each, PBDRebinIfFar rebins (and the afterRebin hook rehomes the multipliers) if a
+ * disk is further than -rebin_fraction x skin from its binning position, so that every
+ * sweep starts inside the skin, as PBD's does.
+ *
  * The promises.  The slots are fields (particles.c) that migrate, are copied to ghosts
  * and are checkpointed, and they are in the state digest: restarts are exact.  The warm
  * start and both sweeps run in the order of PBDSweepCells (pbd.c), which depends on the
@@ -281,8 +286,16 @@ static PetscErrorCode PBDWStep(Sim *s)
   wm->theta = s->prm.warm;
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
   WarmArrays(s, wm);
-  if (wm->theta > 0) PetscCall(PBDSweepCells(s, WarmApplyCell, wm, PETSC_FALSE));
+  if (wm->theta > 0) {
+    PetscCall(PBDSweepCells(s, WarmApplyCell, wm, PETSC_FALSE));
+    PetscCall(PBDRebinIfFar(s)); /* the warm start moved the disks: keep the sweep exact */
+    WarmArrays(s, wm);
+    DomainForwardOffsets(s->dom.ln[0], wm->fwd);
+  }
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
+  PetscCall(PBDRebinIfFar(s));
+  WarmArrays(s, wm);
+  DomainForwardOffsets(s->dom.ln[0], wm->fwd);
   PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
   s->sol.iterations += 2;
   s->sol.lastIts = 2;

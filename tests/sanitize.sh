@@ -4,7 +4,7 @@
 #
 #  1. Builds build-san (-DCMAKE_BUILD_TYPE=Sanitize: -O2 -g -fsanitize=address,undefined)
 #     with the program and every test executable.
-#  2. Runs there every ctest test except the three labelled `release`:
+#  2. Runs there every ctest test except those labelled `release`:
 #       fuzz      has its own ASan + UBSan build (clang, libFuzzer);
 #       valgrind  memcheck cannot run a sanitized program;
 #       stress    10^5 steps on 8 ranks: it runs in the Release build, and here once more

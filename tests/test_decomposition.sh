@@ -66,7 +66,7 @@ scenario penalty "1 2 3" $PILE -solver penalty -penalty_gamma 200
 # disk crosses rank boundaries.
 scenario pbdw "1 2 3 4" $PILE -solver pbdw
 MIN_MOVED=3000
-scenario pbdw_corner "1 2 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
+scenario pbdw_corner "1 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
   -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2 -solver pbdw
 MIN_MOVED=0
 for np in 1 3; do

@@ -41,7 +41,7 @@ static PetscErrorCode RunTo(MPI_Comm comm, PetscReal T, PetscInt nsteps, PetscRe
 
 int main(int argc, char **argv)
 {
-  const PetscReal T = 4;
+  const PetscReal T  = 4;
   PetscInt        k0 = 11, kref = 20;
   PetscReal       xr[40], yr[40], x[40], y[40], e[6], h[6], sx = 0, sy = 0, sxx = 0, sxy = 0;
 

@@ -5,6 +5,9 @@
 
 /* Prediction and the rebin-or-reset that precedes a sweep (the first half of a PBD step). */
 PetscErrorCode PBDPredict(Sim *s);
+/* Rebin if a disk is further than -rebin_fraction x skin from its binning position
+   (a stepper that moves disks more than once per step: pbdw). Collective. */
+PetscErrorCode PBDRebinIfFar(Sim *s);
 /* One colour-ordered sweep with no prediction (h = 0). Collective. */
 PetscErrorCode PBDSweep(Sim *s);
 /* After a step that moved owned disks by other means than sweeps: reduce the largest
