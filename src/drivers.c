@@ -96,22 +96,12 @@ PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The loop body, shared by the owned part (with the displacement check) and the ghosts.
-   With warm (a constant at each use), the displacement of the last step's constraints
-   is added too, and the plain prediction is kept for the next step (Driver.warm). */
-#define PREDICT_ONE(i, extra_x, extra_y, warm) \
+/* The loop body, shared by the owned part (with the displacement check) and the ghosts. */
+#define PREDICT_ONE(i, extra_x, extra_y) \
   do { \
     const PetscReal fx_ = -gam * (x[i] - cx) + gx + (extra_x), fy_ = -gam * (y[i] - cy) + gy + (extra_y); \
-    if (warm) { \
-      const PetscReal px_ = x[i] + h * fx_, py_ = y[i] + h * fy_, wx_ = x[i] - wx[i], wy_ = y[i] - wy[i]; \
-      wx[i] = px_; \
-      wy[i] = py_; \
-      x[i]  = px_ + wx_; \
-      y[i]  = py_ + wy_; \
-    } else { \
-      x[i] += h * fx_; \
-      y[i] += h * fy_; \
-    } \
+    x[i] += h * fx_; \
+    y[i] += h * fy_; \
   } while (0)
 
 PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id,
@@ -120,7 +110,6 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
   const PetscReal  gam = drv->gamma, cx = drv->c[0], cy = drv->c[1], gx = drv->g[0], gy = drv->g[1];
   PetscReal        before = 0, after = 0, chk = 0;
   const PetscReal *ex, *ey;
-  PetscReal *restrict wx = drv->warm[0], *restrict wy = drv->warm[1];
 
   PetscFunctionBeginUser;
   drv->h = h;
@@ -145,33 +134,29 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
      stops the run with "no longer a finite number".  The check costs a few per cent of
      this loop; the vectorisation made it 1.7 times faster (docs/performance.md).       */
   /* clang-format off */ /* (the pragma must stay in front of its loop) */
-#define PREDICT_OWNED(extra_x, extra_y, warm) \
+#define PREDICT_OWNED(extra_x, extra_y) \
   _Pragma("omp simd reduction(max : before, after) reduction(+ : chk)") \
   for (PetscInt i = 0; i < nown; i++) { \
     PetscReal dx = x[i] - xb[i], dy = y[i] - yb[i], d; \
     d      = dx * dx + dy * dy; \
     before = d > before ? d : before; \
-    PREDICT_ONE(i, extra_x, extra_y, warm); \
+    PREDICT_ONE(i, extra_x, extra_y); \
     dx    = x[i] - xb[i]; \
     dy    = y[i] - yb[i]; \
     d     = dx * dx + dy * dy; \
     after = d > after ? d : after; \
     chk += d - d; \
   }
-  if (drv->nterm && wx) {
-    PREDICT_OWNED(ex[i], ey[i], 1)
-  } else if (drv->nterm) {
-    PREDICT_OWNED(ex[i], ey[i], 0)
-  } else if (wx) {
-    PREDICT_OWNED(0, 0, 1)
+  if (drv->nterm) {
+    PREDICT_OWNED(ex[i], ey[i])
   } else {
-    PREDICT_OWNED(0, 0, 0)
+    PREDICT_OWNED(0, 0)
   }
   /* clang-format on */
 #undef PREDICT_OWNED
   for (PetscInt i = nown; i < m; i++) {
-    if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i], wx != NULL);
-    else PREDICT_ONE(i, 0, 0, wx != NULL);
+    if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i]);
+    else PREDICT_ONE(i, 0, 0);
   }
   d2[0] = before;
   d2[1] = chk == 0 ? after : PETSC_INFINITY;

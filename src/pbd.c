@@ -94,18 +94,23 @@ static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls
     }
 }
 
-PetscErrorCode PBDSweep(Sim *s)
+/* The colour loop every sweep shares: tiles of one colour (any order: their footprints
+   are disjoint), the colours in order (reverse: in the opposite order) with the halo
+   exchanges between them.  tile(s, ctx, tx, ty, reverse) sweeps one tile.            */
+typedef void (*TileFn)(Sim *, void *, PetscInt, PetscInt, PetscBool);
+
+static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool reverse)
 {
   const Domain *d = &s->dom;
 
   PetscFunctionBeginUser;
-  for (int colour = 0; colour < THRONG_NCOLOURS; colour++) {
+  for (int c = 0; c < THRONG_NCOLOURS; c++) {
+    const int      colour = reverse ? THRONG_NCOLOURS - 1 - c : c;
     PetscLogDouble b0, b1;
     PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
     PetscCall(PetscTime(&b0));
     for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
-      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2)
-        SweepTile(d, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
+      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) tile(s, ctx, tx, ty, reverse);
     PetscCall(PetscTime(&b1));
     s->busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
@@ -118,45 +123,48 @@ PetscErrorCode PBDSweep(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The same colour, tile and row order, with a cell function of the caller's (pbdw:
-   warm.c).  Rows of one parity run one after the other here (SweepTile interleaves two
-   of them, which gives the same result).                                              */
-PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse)
+static void ProjectionTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool reverse)
 {
-  const Domain *d = &s->dom;
+  (void)ctx;
+  (void)reverse;
+  SweepTile(&s->dom, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
+}
 
+PetscErrorCode PBDSweep(Sim *s)
+{
   PetscFunctionBeginUser;
-  for (int c = 0; c < THRONG_NCOLOURS; c++) {
-    const int      colour = reverse ? THRONG_NCOLOURS - 1 - c : c;
-    PetscLogDouble b0, b1;
-    PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
-    PetscCall(PetscTime(&b0));
-    for (PetscInt ty = DomainColourStart(d->t0[1], colour >> 1); ty < d->t1[1]; ty += 2)
-      for (PetscInt tx = DomainColourStart(d->t0[0], colour & 1); tx < d->t1[0]; tx += 2) {
-        const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
-        const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
-        if (!reverse)
-          for (PetscInt parity = 0; parity < 2; parity++)
-            for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
-              const PetscInt ka = DomainLocalCell(d, x0, cy);
-              for (PetscInt cx = 0; cx < x1 - x0; cx++) cell(s, ctx, ka + cx);
-            }
-        else
-          for (PetscInt parity = 1; parity >= 0; parity--)
-            for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
-              const PetscInt ka = DomainLocalCell(d, x0, cy);
-              for (PetscInt cx = x1 - x0 - 1; cx >= 0; cx--) cell(s, ctx, ka + cx);
-            }
-      }
-    PetscCall(PetscTime(&b1));
-    s->busy += b1 - b0;
-    PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
-    if (d->size > 1) {
-      PetscCall(HaloReverse(d, &s->P, &s->halo));
-      PetscCall(HaloForward(d, &s->P, &s->halo));
+  PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PBDSweepCells: the same order with a cell function of the caller's (pbdw: warm.c).
+   Rows of one parity run one after the other here (SweepTile interleaves two of them,
+   which gives the same result); reverse visits the cells in exactly the opposite order. */
+typedef struct {
+  PBDCellFn cell;
+  void     *ctx;
+} CellSweep;
+
+static void CellsTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool reverse)
+{
+  const CellSweep *cs = (const CellSweep *)ctx;
+  const Domain    *d  = &s->dom;
+  const PetscInt   x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
+  const PetscInt   y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
+  for (PetscInt q = 0; q < 2; q++) {
+    const PetscInt parity = reverse ? 1 - q : q;
+    for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
+      const PetscInt ka = DomainLocalCell(d, x0, cy);
+      for (PetscInt cx = 0; cx < x1 - x0; cx++) cs->cell(s, cs->ctx, ka + (reverse ? x1 - x0 - 1 - cx : cx));
     }
   }
-  s->pairChecks += s->cells.candidates;
+}
+
+PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse)
+{
+  CellSweep cs = {cell, ctx};
+  PetscFunctionBeginUser;
+  PetscCall(SweepColours(s, CellsTile, &cs, reverse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -74,10 +74,6 @@ typedef struct {
   uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
   PetscInt64 overflow;         /* contacts that found no free slot (this rank, the run) */
-  PetscInt64 contacts;         /* contacts held after the last sweep (this rank) */
-  uint64_t  *tmp;              /* scratch for the rehoming */
-  PetscInt   cap;
-  PetscReal  theta; /* -pbdw_warm: the fraction of the multipliers carried */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -163,8 +159,8 @@ static inline void WarmPair(double *xi, double *yi, double *xj, double *yj, doub
 
 static inline uint32_t PairKey(int64_t id) { return (uint32_t)(id + 1); }
 
-/* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
-   of the half stencil (CELLS_FOR_PARTNERS), each with its clamped increment. */
+/* The clamped increments of disk i's walls in cell k (half-planes, then the segments
+   near k; rev: in the opposite order). */
 static inline void WarmWalls(Warm *wm, const Walls *wl, PetscInt k, double *xi, double *yi, double ri, uint64_t *sl,
                              PetscBool rev)
 {
@@ -218,10 +214,11 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
    the current positions (half to each disk of a pair), in the sweep's order. */
 static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
 {
-  Warm             *wm = (Warm *)ctx;
-  const Cells      *c  = &s->cells;
-  const Walls      *wl = &s->walls;
-  Particles        *p  = &s->P;
+  Warm             *wm    = (Warm *)ctx;
+  const PetscReal   theta = s->prm.warm;
+  const Cells      *c     = &s->cells;
+  const Walls      *wl    = &s->walls;
+  Particles        *p     = &s->P;
   PetscReal        *x = p->x, *y = p->y;
   const PetscInt64 *id = p->id;
   for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
@@ -236,12 +233,11 @@ static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
     for (int q = 0; q < WARM_SLOTS; q++) { /* walls */
       const uint32_t key = SlotKey(sl[q]);
       if (!sl[q] || key < WARM_WALL) continue;
-      const PetscInt t   = (PetscInt)(key - WARM_WALL);
-      const double   lam = wm->theta * SlotLambda(sl[q]);
+      const PetscInt t = (PetscInt)(key - WARM_WALL), g = t - wl->n; /* g >= 0: segment g */
+      const double   lam = theta * SlotLambda(sl[q]);
       double         nx, ny;
-      if (t < wl->n) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
-      else if (!(SegmentGapNormal(&wl->seg[4 * (t - wl->n)], &wl->nrm[2 * (t - wl->n)], wl->depth, xi, yi, &nx, &ny) <
-                 PETSC_INFINITY))
+      if (g < 0) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
+      else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
         continue;
       xi += lam * nx;
       yi += lam * ny;
@@ -249,7 +245,7 @@ static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
     if (pairs) CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
       {
         int          at;
-        const double lam = wm->theta * SlotFind(sl, PairKey(id[j]), &at);
+        const double lam = theta * SlotFind(sl, PairKey(id[j]), &at);
         if (at < 0) continue;
         const double dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
         if (!(d > 0)) continue;
@@ -261,9 +257,9 @@ static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
       }
     x[i] = xi;
     y[i] = yi;
-    if (wm->theta != 1)
+    if (theta != 1) /* what was applied is what the sweeps start from */
       for (int q = 0; q < WARM_SLOTS; q++)
-        if (sl[q]) wm->slot[q][i] = SlotWord(SlotKey(sl[q]), wm->theta * SlotLambda(sl[q]));
+        if (sl[q]) wm->slot[q][i] = SlotWord(SlotKey(sl[q]), theta * SlotLambda(sl[q]));
   }
 }
 
@@ -277,25 +273,27 @@ static void WarmArrays(Sim *s, Warm *wm)
   for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q] = (uint64_t *)ParticlesField(&s->P, wm->ks[q]);
 }
 
+/* The slot arrays and the forward offsets of the current grid; set again by afterRebin
+   whenever a rebinning (inside a step too) moves disks or changes the grid. */
+static void WarmRefresh(Sim *s, Warm *wm)
+{
+  WarmArrays(s, wm);
+  DomainForwardOffsets(s->dom.ln[0], wm->fwd);
+}
+
 static PetscErrorCode PBDWStep(Sim *s)
 {
   Warm *wm = WarmOf(s);
 
   PetscFunctionBeginUser;
-  DomainForwardOffsets(s->dom.ln[0], wm->fwd);
-  wm->theta = s->prm.warm;
+  WarmRefresh(s, wm);       /* after a restore, which does not rebin */
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
-  WarmArrays(s, wm);
-  if (wm->theta > 0) {
+  if (s->prm.warm > 0) {
     PetscCall(PBDSweepCells(s, WarmApplyCell, wm, PETSC_FALSE));
     PetscCall(PBDRebinIfFar(s)); /* the warm start moved the disks: keep the sweep exact */
-    WarmArrays(s, wm);
-    DomainForwardOffsets(s->dom.ln[0], wm->fwd);
   }
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
   PetscCall(PBDRebinIfFar(s));
-  WarmArrays(s, wm);
-  DomainForwardOffsets(s->dom.ln[0], wm->fwd);
   PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
   s->sol.iterations += 2;
   s->sol.lastIts = 2;
@@ -354,36 +352,41 @@ static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
 
 /* After a rebinning: each owned disk keeps the multipliers of the pairs it is now the
    base of, found in its own slots or its partner's, and of its walls; the rest go. */
-static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
+/* Contacts are keyed in 32 bits: ids below 2^31 - 1 and fewer than 2^31 walls.  Ids do
+   not change during a run: checked once the disks exist (created, restored). */
+static PetscErrorCode WarmCheckKeys(Sim *s, void *ctx)
 {
-  Warm         *wm  = (Warm *)ctx;
-  const Domain *d   = &s->dom;
-  const Cells  *c   = &s->cells;
-  const Walls  *wl  = &s->walls;
-  Particles    *p   = &s->P;
-  PetscInt64    big = 0;
-
+  const Particles *p   = &s->P;
+  PetscInt64       big = 0;
+  (void)ctx;
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < p->n; i++) big = PetscMax(big, p->id[i]);
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &big, 1, MPIU_INT64, MPI_MAX, d->comm));
-  PetscCheck(big < (PetscInt64)WARM_WALL - 1 && (PetscInt64)wl->n + wl->nseg < (PetscInt64)WARM_WALL, d->comm,
-             PETSC_ERR_SUP,
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &big, 1, MPIU_INT64, MPI_MAX, s->dom.comm));
+  PetscCheck(big < (PetscInt64)WARM_WALL - 1 && (PetscInt64)s->walls.n + s->walls.nseg < (PetscInt64)WARM_WALL,
+             s->dom.comm, PETSC_ERR_SUP,
              "-solver pbdw keys contacts in 32 bits: disk ids below 2^31 - 1 and fewer than 2^31 walls (largest id "
              "%" PetscInt64_FMT ")",
              big);
-  if (p->n > wm->cap) {
-    PetscCall(PetscFree(wm->tmp));
-    wm->cap = PetscMax(p->n, wm->cap + wm->cap / 2);
-    PetscCall(PetscMalloc1((size_t)WARM_SLOTS * wm->cap, &wm->tmp));
-  }
-  DomainForwardOffsets(d->ln[0], wm->fwd);
-  WarmArrays(s, wm);
-  PetscCall(PetscArrayzero(wm->tmp, (size_t)WARM_SLOTS * p->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
+{
+  Warm         *wm = (Warm *)ctx;
+  const Domain *d  = &s->dom;
+  const Cells  *c  = &s->cells;
+  const Walls  *wl = &s->walls;
+  Particles    *p  = &s->P;
+
+  PetscFunctionBeginUser;
+  uint64_t *tmp; /* the new slots, for this rehoming only */
+  PetscCall(PetscCalloc1((size_t)WARM_SLOTS * p->n + 1, &tmp));
+  WarmRefresh(s, wm);
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++) /* the owned cells */
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
       const PetscInt k = DomainLocalCell(d, cx, cy);
       for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        uint64_t *nw = wm->tmp + (size_t)WARM_SLOTS * i, old[WARM_SLOTS];
+        uint64_t *nw = tmp + (size_t)WARM_SLOTS * i, old[WARM_SLOTS];
         int       at;
         for (int q = 0; q < WARM_SLOTS; q++) old[q] = wm->slot[q][i];
         if (s->wallMask[k]) {
@@ -409,7 +412,8 @@ static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
       }
     }
   for (PetscInt i = 0; i < p->n; i++)
-    for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = wm->tmp[(size_t)WARM_SLOTS * i + q];
+    for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = tmp[(size_t)WARM_SLOTS * i + q];
+  PetscCall(PetscFree(tmp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -438,7 +442,6 @@ static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
   Warm *wm = (Warm *)ctx;
   (void)s;
   PetscFunctionBeginUser;
-  PetscCall(PetscFree(wm->tmp));
   PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -453,6 +456,8 @@ PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->name       = "warm";
   m->ctx        = wm;
   m->setUp      = WarmSetUp;
+  m->created    = WarmCheckKeys;
+  m->restored   = WarmCheckKeys;
   m->afterRebin = WarmAfterRebin;
   m->digest     = WarmDigest;
   m->destroy    = WarmDestroy;

@@ -25,11 +25,6 @@ typedef struct {
      rank count, and after a restart.  The stepper sets step before each prediction.   */
   PetscReal  noise, h;
   PetscInt64 seed, step;
-  /* A stepper that carries the constraint displacement from step to step (pbdw: warm.c)
-     sets warm[0..1]: per disk (owned and ghosts) the prediction x + h f of the last
-     step.  The prediction then adds w = x - warm (the displacement the constraints made
-     last step) and stores its own x + h f in warm.  NULL: the plain prediction.       */
-  PetscReal *warm[2];
 } Driver;
 
 PetscErrorCode DriverSetUp(const Params *prm, Driver *drv);
