@@ -69,19 +69,19 @@ static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const Pet
   for (PetscInt i = 0; i < m; i++) {
     PetscReal       wx, wy;
     const PetscReal v = id[i] < c->nspeed ? (PetscReal)c->speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
-    CrowdDirection(c, x[i], y[i], &wx, &wy);
+    CrowdDirection(c, id[i], x[i], y[i], &wx, &wy);
     fx[i] += v * wx;
     fy[i] += v * wy;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy)
+void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy)
 {
   PetscReal      out;
   const PetscInt k = c->exitCross && c->exitDepth > 0 ? CrowdExitBeyond(c, x, y, &out) : -1;
   if (k >= 0) *wx = c->exitNormal[2 * k], *wy = c->exitNormal[2 * k + 1]; /* through a door: straight on */
-  else EikonalDirection(&c->eik, x, y, wx, wy);
+  else if (!RouterDirection(&c->route, id, x, y, wx, wy)) EikonalDirection(&c->eik, x, y, wx, wy);
 }
 
 /* The module's set-up (the geometry is read: the core's walls come from it, and they are
@@ -97,6 +97,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   c->nspeed = s->prm.n;
   PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
+  PetscCall(RouterSetUp(s, &c->route, c->geom, c->speed));
   PetscCall(ExitSetUp(s)); /* before the law's wall lists: it may add walls */
   if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
   else {
@@ -162,6 +163,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
     }
   }
   c->total = s->prm.n;
+  PetscCall(RouterCreated(s, &c->route, c->geom));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(DensitySample(s)); /* t = 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -455,6 +457,7 @@ static PetscErrorCode CrowdExits(Sim *s)
     PetscCall(SimRebin(s));
     PetscCall(IdFingerprint(s->dom.comm, p, &s->idPrint)); /* the id set changed on purpose */
   }
+  PetscCall(RouterStep(s, &c->route, c->geom, c->speed));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(DensitySample(s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -847,6 +850,7 @@ static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t
   }
   PetscCallMPI(MPI_Bcast(&r->ncurve, 1, MPIU_INT, 0, comm));
   if (!rank) PetscCall(ReportLines(s, c, r));
+  PetscCall(RouterReport(s, &c->route));
   if (writeFiles) PetscCall(ReportCSV(s, c, r));
   if (writeFiles && file >= 0) PetscCall(ReportGroup(s, c, r, file, dxpl));
   PetscCall(PetscFree(r->curve));
@@ -883,6 +887,7 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
     d[0] = (hsize_t)c->dny * c->dnx;
     PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
   }
+  PetscCall(RouterCheckpointWrite((Sim *)s, &c->route, g, dxpl));
   PetscCallHDF5(comm, H5Gclose(g));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree(crs));
@@ -966,10 +971,15 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
       H5Tclose(tc);
     }
   }
-  H5Gclose(g);
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  if (!ok) H5Gclose(g);
   PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the crowd records (/checkpoint/crowd) are damaged",
              path);
+  {
+    PetscErrorCode ierr = RouterCheckpointRead(s, &c->route, g, path);
+    H5Gclose(g);
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -979,6 +989,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   PetscFunctionBeginUser;
   (void)s;
   PetscCall(EikonalDestroy(&c->eik));
+  PetscCall(RouterDestroy(&c->route));
   PetscCall(PetscFree(c->left));
   PetscCall(PetscFree(c->cross));
   PetscCall(PetscFree2(c->px, c->py));
@@ -1001,6 +1012,7 @@ static PetscErrorCode CrowdDigest(const Sim *s, void *ctx, Digest *dg)
   for (PetscInt k = 0; k < c->ncross; k++)
     DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time,
                  (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
+  RouterDigest(s, &c->route, h);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
   dg->h[1] += h[1];

@@ -149,7 +149,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
        turns it by more than 1e-4 (l <= r_i + r_max) */
     const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2),
                     rho = PetscSqrtReal(Ri2) + re->skin;
-    CrowdDirection(c, xi, yi, &e0x, &e0y);
+    CrowdDirection(c, idi, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
     for (PetscInt ky = ky0; ky <= ky1; ky++)
       bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];

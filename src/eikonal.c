@@ -13,7 +13,7 @@
  *     phi = (a + b + sqrt(2 (h/F)^2 - (a - b)^2)) / 2              otherwise,
  * nodes accepted in increasing phi from a binary heap: O(M log M) for M nodes.  Sources
  * are the active nodes within 1.5 h of an exit segment, with phi = their exact distance
- * to it.  With -eikonal_wall_distance d > 0 a first march from the wall segments gives
+ * to it (EikonalSolveFrom: of any target's segments, a waypoint's say; route.c).  With -eikonal_wall_distance d > 0 a first march from the wall segments gives
  * the distance to walls d_w, and F = max(0.2, min(1, d_w / d)): paths keep off walls.
  *
  * Direction at a point: the gradient at the nodes by central differences (one-sided
@@ -136,6 +136,14 @@ static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *
 
 PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e)
 {
+  PetscFunctionBeginUser;
+  PetscCall(EikonalSolveFrom(comm, g, h, wallDist, g->nexit, g->exit, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                const PetscReal *seg, Eikonal *e)
+{
   double *F = NULL;
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
@@ -159,7 +167,7 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
     for (PetscInt k = 0; k < e->nx * e->ny; k++)
       F[k] = PetscMax(0.2, PetscMin(1.0, isfinite(e->phi[k]) ? e->phi[k] / wallDist : 1.0));
   }
-  Seed(e, g->nexit, g->exit, e->phi);
+  Seed(e, nseg, seg, e->phi);
   PetscCall(March(e, F, e->phi));
   PetscCall(PetscFree(F));
   /* node gradients: central differences, one-sided next to inactive or unreached nodes */

@@ -11,6 +11,18 @@
  * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
  * `sensor` (optional, one line per sensor) is a LINESTRING anywhere: a measurement line
  * whose crossings are counted (crowd.c); it is not a wall.
+ * Routes (route.c), all optional:
+ *
+ *     exit main LINESTRING (6 11, 7.2 11)          # an exit may have a name
+ *     waypoint hall POINT (4 8)                    # a point or a one-segment LINESTRING
+ *     route hall,main POLYGON ((0 6, 3 6, 3 11, 0 11, 0 6))
+ *     route 1 ids 0-9
+ *
+ * `exit NAME WKT` names an exit (a name is not all digits and not a WKT keyword; an exit
+ * is also known by its index, from 0).  `waypoint NAME WKT` is a target inside the
+ * walkable area.  `route T1,T2,... REGION` sends the agents that start in REGION (a WKT
+ * POLYGON or MULTIPOLYGON; or `ids A-B`, the agents A to B) to the targets in turn:
+ * waypoints, then one exit, last.  The first route line that holds an agent is its route.
  * Lengths are metres.  `-geometry builtin:venue` is the embedded hall of the default
  * evacuation (-scenario evacuation).  GEOS parses the WKT and checks the polygon (GEOSisValidReason:
  * self-intersections, holes outside the shell, ...); the exits must be within 1e-6 of
@@ -29,6 +41,7 @@
 #include <geos_c.h>
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct {
   char msg[512];
@@ -137,6 +150,12 @@ static PetscErrorCode GeometryCopy(const Geometry *a, Geometry *b)
   PetscCall(CopyInts(a->exitId, a->nexit, &b->exitId));
   PetscCall(CopyReals(a->sensor, 4 * a->nsensor, &b->sensor));
   PetscCall(CopyInts(a->sensorId, a->nsensor, &b->sensorId));
+  PetscCall(CopyReals(a->way, 4 * a->nways, &b->way));
+  PetscCall(CopyReals(a->rring, 4 * a->nrring, &b->rring));
+  PetscCall(PetscMalloc1(a->nexits + a->nways + 1, &b->name));
+  if (a->nexits + a->nways) PetscCall(PetscArraycpy(b->name, a->name, a->nexits + a->nways));
+  PetscCall(PetscMalloc1(a->nroutes + 1, &b->route));
+  if (a->nroutes) PetscCall(PetscArraycpy(b->route, a->route, a->nroutes));
   b->walkWKT = NULL;
   if (a->walkWKT) PetscCall(PetscStrallocpy(a->walkWKT, &b->walkWKT));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -251,14 +270,103 @@ static PetscErrorCode ReadText(MPI_Comm comm, const char *path, char **textp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An optional name after a keyword: the first word, unless it is a WKT type (then the
+   line has no name).  *rest: what follows it.  A failure is a message in err. */
+static void TakeName(const char *line, const char **rest, char *name, int lineno, char *err, size_t errlen)
+{
+  static const char *const wkt[] = {"POINT",        "LINESTRING",         "POLYGON",    "MULTIPOINT", "MULTILINESTRING",
+                                    "MULTIPOLYGON", "GEOMETRYCOLLECTION", "LINEARRING", "ids",        NULL};
+  const char              *a     = line, *b;
+  size_t                   n;
+  PetscBool                digits = PETSC_TRUE;
+  name[0]                         = 0;
+  *rest                           = line;
+  while (*a == ' ' || *a == '\t') a++;
+  for (b = a; *b && *b != ' ' && *b != '\t' && *b != '(' && *b != '\r'; b++) digits = digits && *b >= '0' && *b <= '9';
+  n = (size_t)(b - a);
+  for (int k = 0; wkt[k]; k++)
+    if (n == strlen(wkt[k]) && !strncasecmp(a, wkt[k], n)) return;
+  if (!n) return;
+  for (const char *c = a; c < b; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' ||
+          *c == '.')) {
+      snprintf(err, errlen, "line %d: the name '%.*s' may only hold letters, digits, '_', '-' and '.'", lineno, (int)n,
+               a);
+      return;
+    }
+  if (digits)
+    snprintf(err, errlen, "line %d: the name '%.*s' is all digits (digits are exit indices)", lineno, (int)n, a);
+  else if (n >= GEOM_NAME_LEN)
+    snprintf(err, errlen, "line %d: the name '%.*s' is longer than %d characters", lineno, (int)n, a,
+             GEOM_NAME_LEN - 1);
+  else {
+    memcpy(name, a, n);
+    name[n] = 0;
+    *rest   = b;
+  }
+}
+
+/* A route line's targets, by name or exit index, into r (after every line is read: the
+   names may come later in the file).  A failure is a message in err. */
+static void ResolveTargets(const Geometry *g, const char *list, GeomRoute *r, char *err, size_t errlen)
+{
+  const char *a = list;
+  r->ntarget    = 0;
+  while (*a && !err[0]) {
+    const char *b = a;
+    while (*b && *b != ',') b++;
+    const size_t n = (size_t)(b - a);
+    PetscInt     t = -1;
+    if (n && strspn(a, "0123456789") >= n) {
+      const long e = strtol(a, NULL, 10);
+      t            = e < g->nexits ? (PetscInt)e : -1;
+    } else
+      for (PetscInt k = 0; k < g->nexits + g->nways && t < 0; k++)
+        if (strlen(g->name[k]) == n && !strncmp(g->name[k], a, n)) t = k;
+    if (t < 0)
+      snprintf(err, errlen, "line %d: route target '%.*s' is neither an exit (by name or index 0..%d) nor a waypoint",
+               (int)r->line, (int)n, a, (int)g->nexits - 1);
+    else if (r->ntarget == GEOM_MAX_LEGS)
+      snprintf(err, errlen, "line %d: a route has at most %d targets", (int)r->line, GEOM_MAX_LEGS);
+    else if (r->ntarget && r->target[r->ntarget - 1] < g->nexits)
+      snprintf(err, errlen, "line %d: route target '%.*s' follows an exit: an exit ends a route", (int)r->line, (int)n,
+               a);
+    else r->target[r->ntarget++] = t;
+    a = *b ? b + 1 : b;
+  }
+  if (!err[0] && (!r->ntarget || r->target[r->ntarget - 1] >= g->nexits))
+    snprintf(err, errlen, "line %d: a route must end at an exit (its last target is a waypoint)", (int)r->line);
+}
+
+PetscBool GeometryRouteHolds(const Geometry *g, PetscInt k, PetscInt64 id, PetscReal x, PetscReal y)
+{
+  const GeomRoute *r  = &g->route[k];
+  PetscBool        in = PETSC_FALSE;
+  if (r->id0 >= 0) return id >= r->id0 && id <= r->id1 ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt j = r->rbeg; j < r->rend; j++) { /* even-odd, as GeometryInside */
+    const PetscReal *s = &g->rring[4 * j];
+    if ((s[1] > y) != (s[3] > y) && x < s[0] + (y - s[1]) * (s[2] - s[0]) / (s[3] - s[1])) in = (PetscBool)!in;
+  }
+  return in;
+}
+
+const char *GeometryTargetName(const Geometry *g, PetscInt t, char *buf, size_t len)
+{
+  if (t < g->nexits && !g->name[t][0]) snprintf(buf, len, "exit %d", (int)t);
+  else snprintf(buf, len, "%s '%s'", t < g->nexits ? "exit" : "waypoint", g->name[t]);
+  return buf;
+}
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, *kept = NULL, err[700] = "";
   GEOSContextHandle_t h;
   GeosMsg             gm = {""};
   GEOSWKTReader      *rd;
-  GEOSGeometry       *walk = NULL, *exits[256];
-  PetscInt            nex = 0, caps = 0;
+  GEOSGeometry       *walk = NULL, *exits[256], *ways[256];
+  PetscInt            nex = 0, caps = 0, nway = 0, nrt = 0, caprr = 0;
+  char                names[512][GEOM_NAME_LEN], (*rtext)[256] = NULL;
+  GeomRoute          *routes = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
@@ -286,20 +394,67 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       lineno++;
       while (*line == ' ' || *line == '\t') line++;
       if (!*line || *line == '#' || *line == '\r') continue;
-      const PetscBool isWalk = (PetscBool)!strncmp(line, "walkable", 8), isExit = (PetscBool)!strncmp(line, "exit", 4),
-                      isSensor = (PetscBool)!strncmp(line, "sensor", 6);
-      if (!isWalk && !isExit && !isSensor) {
-        PetscCall(PetscSNPrintf(
-          err, sizeof(err),
-          "line %d: expected 'walkable <WKT polygon>', 'exit <WKT linestring>' or 'sensor <WKT linestring>'", lineno));
+      const PetscBool isWalk          = (PetscBool)!strncmp(line, "walkable", 8),
+                      isWay           = (PetscBool)!strncmp(line, "waypoint ", 9),
+                      isRoute         = (PetscBool)!strncmp(line, "route ", 6),
+                      isExit          = (PetscBool)(!strncmp(line, "exit", 4) && !isWay && !isRoute),
+                      isSensor        = (PetscBool)!strncmp(line, "sensor", 6);
+      const char *wktText             = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : 6);
+      char        name[GEOM_NAME_LEN] = "";
+      if (!isWalk && !isExit && !isSensor && !isWay && !isRoute) {
+        PetscCall(PetscSNPrintf(err, sizeof(err),
+                                "line %d: expected 'walkable <WKT polygon>', 'exit [NAME] <WKT linestring>', 'sensor "
+                                "<WKT linestring>', 'waypoint NAME <WKT point>' or 'route TARGETS <WKT polygon | ids "
+                                "A-B>'",
+                                lineno));
         break;
       }
       if (strcasestr(line, "nan") || strcasestr(line, "inf")) { /* GEOS reads them, and no WKT keyword holds them */
         PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a coordinate is not a finite number", lineno));
         break;
       }
+      if (isExit || isWay) {
+        TakeName(wktText, &wktText, name, lineno, err, sizeof(err));
+        if (err[0]) break;
+        if (isWay && !name[0]) {
+          PetscCall(
+            PetscSNPrintf(err, sizeof(err), "line %d: 'waypoint' needs a name: waypoint NAME POINT (x y)", lineno));
+          break;
+        }
+      }
+      if (isRoute) { /* route TARGETS REGION: the targets are resolved once every line is read */
+        const char *a = wktText, *b;
+        while (*a == ' ' || *a == '\t') a++;
+        for (b = a; *b && *b != ' ' && *b != '\t'; b++) {}
+        if (nrt == 256 || b == a || (size_t)(b - a) >= 256) {
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: %s", lineno,
+                                  nrt == 256 ? "more than 256 routes" : "expected 'route T1,T2,... REGION'"));
+          break;
+        }
+        PetscCall(PetscRealloc(sizeof(GeomRoute) * (size_t)(nrt + 1), &routes));
+        PetscCall(PetscRealloc(256 * (size_t)(nrt + 1), &rtext));
+        GeomRoute *r = &routes[nrt];
+        PetscCall(PetscMemzero(r, sizeof(*r)));
+        memcpy(rtext[nrt], a, (size_t)(b - a));
+        rtext[nrt][b - a] = 0;
+        r->line           = lineno;
+        r->id0            = -1;
+        while (*b == ' ' || *b == '\t') b++;
+        if (!strncmp(b, "ids", 3)) {
+          long long i0 = -1, i1 = -1;
+          char      tail[8] = "";
+          if (sscanf(b + 3, " %lld - %lld %7s", &i0, &i1, tail) != 2 || i0 < 0 || i1 < i0) {
+            PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: expected 'ids A-B' with 0 <= A <= B", lineno));
+            break;
+          }
+          r->id0 = i0, r->id1 = i1;
+          nrt++;
+          continue;
+        }
+        wktText = b;
+      }
       gm.msg[0]          = 0;
-      GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, line + (isWalk ? 8 : isExit ? 4 : 6));
+      GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, wktText);
       if (!geom) {
         PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: cannot parse the WKT: %s", lineno, gm.msg));
         break;
@@ -338,12 +493,38 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
             PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the sensor has no segment of non-zero length", lineno));
           else g->nsensors++;
         }
+      } else if (isRoute) {
+        if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON)
+          PetscCall(PetscSNPrintf(err, sizeof(err),
+                                  "line %d: a route's region is a POLYGON or MULTIPOLYGON (or 'ids A-B'), got %s",
+                                  lineno, TypeName(h, geom, tname, sizeof(tname))));
+        else if (GEOSisValid_r(h, geom) != 1)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the route's region is not a valid polygon", lineno));
+        else {
+          routes[nrt].rbeg = g->nrring;
+          PetscCall(AddLines(h, geom, &g->rring, NULL, 0, &g->nrring, &caprr));
+          routes[nrt++].rend = g->nrring;
+        }
+      } else if (isWay) {
+        unsigned int np = 0;
+        if (t == GEOS_LINESTRING) GEOSCoordSeq_getSize_r(h, GEOSGeom_getCoordSeq_r(h, geom), &np);
+        if (!(t == GEOS_POINT && GEOSisEmpty_r(h, geom) != 1) && !(t == GEOS_LINESTRING && np == 2))
+          PetscCall(PetscSNPrintf(err, sizeof(err),
+                                  "line %d: 'waypoint' needs a POINT or a LINESTRING of two points, got %s", lineno,
+                                  TypeName(h, geom, tname, sizeof(tname))));
+        else if (nway == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 waypoints", lineno));
+        else {
+          PetscCall(PetscStrncpy(names[256 + nway], name, GEOM_NAME_LEN));
+          ways[nway++] = geom;
+          geom         = NULL;
+        }
       } else {
         if (t != GEOS_LINESTRING)
           PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: 'exit' needs a LINESTRING, got %s", lineno,
                                   TypeName(h, geom, tname, sizeof(tname))));
         else if (nex == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 exits", lineno));
         else {
+          PetscCall(PetscStrncpy(names[nex], name, GEOM_NAME_LEN));
           exits[nex++] = geom;
           geom         = NULL;
         }
@@ -355,6 +536,38 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   if (!err[0] && !nex && needExit)
     PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
   if (!err[0]) PetscCall(Boundaries(h, walk, exits, nex, g, err, sizeof(err)));
+  if (!err[0]) { /* the targets: names unique, waypoints in the walkable area; the routes */
+    PetscCall(PetscMalloc1(nex + nway + 1, &g->name));
+    PetscCall(PetscMalloc1(4 * nway + 1, &g->way));
+    for (PetscInt k = 0; k < nex; k++) PetscCall(PetscStrncpy(g->name[k], names[k], GEOM_NAME_LEN));
+    for (PetscInt w = 0; w < nway; w++) PetscCall(PetscStrncpy(g->name[nex + w], names[256 + w], GEOM_NAME_LEN));
+    for (PetscInt k = 0; k < nex + nway && !err[0]; k++)
+      for (PetscInt j = 0; j < k && !err[0]; j++)
+        if (g->name[k][0] && !strcmp(g->name[k], g->name[j]))
+          PetscCall(
+            PetscSNPrintf(err, sizeof(err), "the name '%s' is given to two targets (exits, waypoints)", g->name[k]));
+    for (PetscInt w = 0; w < nway && !err[0]; w++) {
+      const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, ways[w]);
+      unsigned int             np = 0;
+      double                   x0, y0, x1, y1;
+      GEOSCoordSeq_getSize_r(h, cs, &np);
+      GEOSCoordSeq_getXY_r(h, cs, 0, &x0, &y0);
+      if (np > 1) GEOSCoordSeq_getXY_r(h, cs, 1, &x1, &y1);
+      else x1 = x0, y1 = y0;
+      g->way[4 * w] = x0, g->way[4 * w + 1] = y0, g->way[4 * w + 2] = x1, g->way[4 * w + 3] = y1;
+      if (GEOSCovers_r(h, walk, ways[w]) != 1)
+        snprintf(err, sizeof(err), "waypoint '%s' (%g, %g) is off the walkable area", g->name[nex + w], x0, y0);
+    }
+    g->nways   = nway;
+    g->nroutes = nrt;
+    g->route   = routes;
+    routes     = NULL;
+    if (!g->route) PetscCall(PetscMalloc1(1, &g->route));
+    for (PetscInt r = 0; r < nrt && !err[0]; r++) ResolveTargets(g, rtext[r], &g->route[r], err, sizeof(err));
+  }
+  PetscCall(PetscFree(routes));
+  PetscCall(PetscFree(rtext));
+  for (PetscInt w = 0; w < nway; w++) GEOSGeom_destroy_r(h, ways[w]);
   for (PetscInt e = 0; e < nex; e++) GEOSGeom_destroy_r(h, exits[e]);
   if (walk) GEOSGeom_destroy_r(h, walk);
   GEOSWKTReader_destroy_r(h, rd);
@@ -386,6 +599,10 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscCall(PetscFree(g->walkWKT));
   PetscCall(PetscFree(g->sensor));
   PetscCall(PetscFree(g->sensorId));
+  PetscCall(PetscFree(g->way));
+  PetscCall(PetscFree(g->name));
+  PetscCall(PetscFree(g->route));
+  PetscCall(PetscFree(g->rring));
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -26,6 +26,7 @@ static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "f
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
 static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
+static const char *const RouteChoices[]    = {"nearest", "quickest", "RouteChoice", "ROUTE_", NULL};
 
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
@@ -66,30 +67,37 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->checkConservation = PETSC_FALSE;
   p->quiet             = PETSC_FALSE;
   PetscCall(PetscStrncpy(p->output, "throng", sizeof(p->output)));
-  p->outputEvery   = -1; /* default: ten snapshots per run */
-  p->checkpoint[0] = 0;
-  p->chkEvery      = 0;
-  p->chkWall       = 0;
-  p->restart[0]    = 0;
-  p->flushEvery    = 10;
-  p->outputRound   = 65536;
-  p->traj[0]       = 0;
-  p->trajFps       = 10;
-  p->geometry[0]   = 0;
-  p->walk          = PETSC_TRUE;
-  p->eikH          = 0.1;
-  p->eikWall       = 0;
-  p->densH         = 0.5;
-  p->kT            = 1;
-  p->densDt        = 1.0;
-  p->speed[0]      = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
-  p->speed[1]      = 0.26;
-  p->speed[2]      = 0.5;
-  p->speed[3]      = 2.2;
-  p->frac2         = 0;
-  p->crowdModel    = CROWD_CSM;
-  p->csmT[0]       = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
-  p->csmT[1]       = -1;  /* default: the first population's */
+  p->outputEvery     = -1; /* default: ten snapshots per run */
+  p->checkpoint[0]   = 0;
+  p->chkEvery        = 0;
+  p->chkWall         = 0;
+  p->restart[0]      = 0;
+  p->flushEvery      = 10;
+  p->outputRound     = 65536;
+  p->traj[0]         = 0;
+  p->trajFps         = 10;
+  p->geometry[0]     = 0;
+  p->walk            = PETSC_TRUE;
+  p->eikH            = 0.1;
+  p->eikWall         = 0;
+  p->densH           = 0.5;
+  p->kT              = 1;
+  p->densDt          = 1.0;
+  p->routeChoice     = ROUTE_NEAREST_EXIT;
+  p->routeInterval   = 2;
+  p->routeReconsider = 10;
+  p->routeGain       = 10;
+  p->routeCommit     = 30;
+  p->routeFlow       = 1.9; /* CROWD_LAB_FLOW (crowd.h): laboratory bottlenecks */
+  p->wayRadius       = 0.5;
+  p->speed[0]        = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
+  p->speed[1]        = 0.26;
+  p->speed[2]        = 0.5;
+  p->speed[3]        = 2.2;
+  p->frac2           = 0;
+  p->crowdModel      = CROWD_CSM;
+  p->csmT[0]         = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
+  p->csmT[1]         = -1;  /* default: the first population's */
   p->csmRep[0] = 8.0, p->csmRep[1] = 0.1;
   p->csmWall[0] = 5.0, p->csmWall[1] = 0.02;
   p->csmAvoid    = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
@@ -495,6 +503,29 @@ static PetscErrorCode CrowdSetFromOptions(Opt *o)
                     &p->densH, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
                     &p->densDt, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-route_choice",
+                    "Crowd: agents without an assigned route head for the nearest exit, or for the exit with the "
+                    "shortest expected travel time, walking or queueing (quickest; docs/crowd.md, route.c)",
+                    RouteChoices, 2, (int *)&p->routeChoice));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_interval",
+                    "Crowd, quickest: simulated seconds between recomputations of the exits' queues", &p->routeInterval,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_reconsider",
+                    "Crowd, quickest: each agent reconsiders its exit once every this many seconds (staggered by id)",
+                    &p->routeReconsider, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_gain",
+                    "Crowd, quickest: an agent changes exit only if the other is expected to be faster by more than "
+                    "this (s)",
+                    &p->routeGain, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_commit",
+                    "Crowd, quickest: after changing its exit an agent keeps it at least this long (s)",
+                    &p->routeCommit, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_flow",
+                    "Crowd, quickest: a door's capacity is this specific flow times its width (/(m s))", &p->routeFlow,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-waypoint_radius",
+                    "Crowd, routes: an agent has reached a waypoint when its centre is this close to it (m)",
+                    &p->wayRadius, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -729,6 +760,17 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
              (double)p->densH);
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
+  PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be > 0", (double)p->routeInterval);
+  PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be >= -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeCommit >= 0, comm, PETSC_ERR_USER_INPUT, "-route_commit %.6g: must be >= 0",
+             (double)p->routeCommit);
+  PetscCheck(p->routeGain >= 0, comm, PETSC_ERR_USER_INPUT, "-route_gain %.6g: must be >= 0", (double)p->routeGain);
+  PetscCheck(p->routeFlow > 0 && PetscIsNormalReal(p->routeFlow), comm, PETSC_ERR_USER_INPUT,
+             "-route_flow %.6g: must be > 0", (double)p->routeFlow);
+  PetscCheck(p->wayRadius > 0, comm, PETSC_ERR_USER_INPUT, "-waypoint_radius %.6g: must be > 0", (double)p->wayRadius);
   PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]",
              (double)p->frac2);
   PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3],

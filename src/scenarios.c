@@ -8,7 +8,8 @@
 
 typedef const char *const ScenarioOptions[2];
 
-/* 10 000 agents leave an 80 m x 50 m hall through four doors (the Quick start's job). */
+/* 10 000 agents leave an 80 m x 50 m hall through four doors, each by the door it expects
+   to pass soonest (route.c), the Quick start's job. */
 static ScenarioOptions Evacuation[] = {
   {"-geometry", "builtin:venue"},
   {"-n", "10000"},
@@ -22,6 +23,7 @@ static ScenarioOptions Evacuation[] = {
   {"-output_every", "500"},
   {"-progress", "2500"},
   {"-map", "false"},
+  {"-route_choice", "quickest"}, /* each agent takes the exit it expects to leave by soonest */
   {NULL, NULL},
 };
 
@@ -29,7 +31,10 @@ static const struct {
   const char      *name, *help;
   ScenarioOptions *options;
 } scenarios[] = {
-  {"evacuation", "10 000 agents leave an 80 m x 50 m hall through 4 doors; the Quick start's job", Evacuation},
+  {"evacuation",
+   "10 000 agents leave an 80 m x 50 m hall through 4 doors, choosing doors by expected travel time; the Quick start's "
+   "job",
+   Evacuation},
 };
 #define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 

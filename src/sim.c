@@ -36,6 +36,7 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrPGSSolve", cls, &THRONG_EV.pgsSolve));
   PetscCall(PetscLogEventRegister("ThrBalance", cls, &THRONG_EV.balance));
   PetscCall(PetscLogEventRegister("ThrSpeedLaw", cls, &THRONG_EV.law));
+  PetscCall(PetscLogEventRegister("ThrRoute", cls, &THRONG_EV.route));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);

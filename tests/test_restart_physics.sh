@@ -63,6 +63,7 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     solver) echo pngs; return ;;
     crowd_model) echo projection; return ;;
     exit_rule) echo reach; return ;;
+    route_choice) echo quickest; return ;;
     geometry) echo "$dir/room-copy.wkt"; return ;;
     halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;

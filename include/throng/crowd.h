@@ -5,6 +5,7 @@
 #include <throng/geometry.h>
 #include <throng/eikonal.h>
 #include <throng/reach.h>
+#include <throng/route.h>
 
 typedef struct {
   PetscInt64 id;
@@ -47,6 +48,7 @@ typedef struct {
   Geometry  *geom; /* the run's geometry (s->geom): walkable area, exits, sensors */
   Eikonal    eik;
   Csm        csm;         /* -crowd_model csm: the time-gap speed law                    */
+  Router     route;       /* assigned routes and exit choice (route.c)                   */
   PetscReal *exitNormal;  /* per exit segment: the unit normal pointing out of the area */
   PetscBool  exitCross;   /* -exit_rule pass: passages are crossings of the door line    */
   PetscReal  exitDepth;   /* ... and agents walk on this far beyond it before removal    */
@@ -76,9 +78,10 @@ typedef struct {
    and the digest.  CrowdOf: the crowd of a run (NULL: none). */
 PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
 Crowd         *CrowdOf(const Sim *s);
-/* The desired direction at (x, y): down the travel-distance field, or straight on
-   through a door whose line the agent has passed (-exit_rule pass with csm). */
-void CrowdDirection(const Crowd *c, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* The desired direction of agent id at (x, y): down the travel-distance field of its
+   target (route.c) or of the nearest exit, or straight on through a door whose line the
+   agent has passed (-exit_rule pass with csm). */
+void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);

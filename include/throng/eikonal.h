@@ -13,6 +13,10 @@ typedef struct {
 /* Every rank computes the same field (no communication); errors are raised on comm, by
    every rank alike. wallDist > 0: slower near walls. */
 PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e);
+/* The same, with phi the distance to the nseg segments seg (x0,y0,x1,y1 each) instead of
+   the exits. */
+PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                const PetscReal *seg, Eikonal *e);
 PetscErrorCode EikonalDestroy(Eikonal *e);
 /* Unit direction -grad phi / |grad phi| at (x, y) (0 where phi is undefined). */
 void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);

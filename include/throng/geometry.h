@@ -2,6 +2,18 @@
 #pragma once
 #include <throng/throng.h>
 
+#define GEOM_NAME_LEN 32 /* longest name of an exit or a waypoint, with its 0   */
+#define GEOM_MAX_LEGS 16 /* targets of a route                                */
+
+/* A route (`route T1,T2,... REGION` line): the agents that start in its region (or whose
+   ids it names) walk to its targets in turn, waypoints then one exit (geometry.c). */
+typedef struct {
+  PetscInt   ntarget, target[GEOM_MAX_LEGS]; /* exits 0..nexits-1, then waypoint w as nexits + w */
+  PetscInt   line;                           /* its line of the file (messages)                 */
+  PetscInt64 id0, id1;                       /* the ids id0..id1; id0 < 0: the region           */
+  PetscInt   rbeg, rend;                     /* its region's ring segments in rring             */
+} GeomRoute;
+
 typedef struct {
   PetscInt   nring; /* segments of the polygon rings (outer and holes), x0,y0,x1,y1 */
   PetscReal *ring;
@@ -16,6 +28,13 @@ typedef struct {
   PetscReal *sensor;
   PetscInt  *sensorId; /* the sensor (LINESTRING of the file, from 0) of each segment   */
   PetscInt   nsensors;
+  PetscInt   nways;            /* waypoints (`waypoint NAME POINT|LINESTRING`): one segment each,  */
+  PetscReal *way;              /* x0,y0,x1,y1 (a point: x1 = x0, y1 = y0)                        */
+  char (*name)[GEOM_NAME_LEN]; /* the targets' names: exits, then waypoints ("": none)   */
+  PetscInt   nroutes;          /* routes, in the order of the file (the first that holds */
+  GeomRoute *route;            /* an agent's start is its route)                         */
+  PetscInt   nrring;           /* ring segments of the routes' regions                   */
+  PetscReal *rring;
   PetscReal  bbox[4]; /* x0, y0, x1, y1 of the walkable area                            */
   PetscReal  area;
   char      *walkWKT; /* the walkable area's WKT, as given                               */
@@ -28,6 +47,10 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
 PetscErrorCode GeometryDestroy(Geometry *g);
 /* Is (x, y) inside the walkable area (even-odd rule over the rings)? */
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);
+/* Does route r hold an agent of this id that starts at (x, y)? */
+PetscBool GeometryRouteHolds(const Geometry *g, PetscInt r, PetscInt64 id, PetscReal x, PetscReal y);
+/* The name of target t (an exit's index when it has none), in buf. */
+const char *GeometryTargetName(const Geometry *g, PetscInt t, char *buf, size_t len);
 /* Distance from (x, y) to segment s = (x0, y0, x1, y1), and the closest point. */
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy);
 /* Area of the walkable part of the rectangle rect = x0, y0, x1, y1 (GEOS; not collective). */

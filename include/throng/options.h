@@ -8,6 +8,7 @@ typedef enum { INIT_LATTICE, INIT_JITTER, INIT_UNIFORM, INIT_FILE } InitKind;
 typedef enum { OVERLAP_ERROR, OVERLAP_PROJECT } OverlapPolicy;
 typedef enum { CROWD_CSM, CROWD_PROJECTION } CrowdModel;
 typedef enum { EXIT_PASS, EXIT_REACH } ExitRule;
+typedef enum { ROUTE_NEAREST_EXIT, ROUTE_QUICKEST } RouteChoice;
 
 /* How an option is declared (options.c): its kind says whether it defines the equations
    (PHYS: a restart must be given the same value) or only steers the run (RUN).       */
@@ -65,25 +66,32 @@ typedef struct {
   PetscReal equil;                       /* -edmd_equilibrate T: statistics start at time T           */
   char      edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
-  char       geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
-  PetscBool  walk;                         /* -walk: agents walk to the exits (false: walls only)        */
-  PetscInt   nsched;                       /* -gravity_schedule t,gx,gy,...: the field from time t on    */
-  PetscReal  sched[3 * 16];
-  PetscReal  eikH;        /* -eikonal_h: grid spacing of the travel-distance field      */
-  PetscReal  eikWall;     /* -eikonal_wall_distance d: slower within d of walls (0 off) */
-  PetscReal  speed[4];    /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
-  PetscReal  speed2[4];   /* -speed2 ...: a second population's distribution            */
-  PetscReal  frac2;       /* -speed2_fraction: the share of agents drawn from -speed2    */
-  CrowdModel crowdModel;  /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
-  ExitRule   exitRule;    /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
-  PetscReal  csmT[2];     /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
-  PetscReal  csmRep[2];   /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
-  PetscReal  csmWall[2];  /* -csm_wall_repulsion a,D: the walls'                         */
-  PetscReal  csmCorridor; /* -csm_corridor k: the one ahead is within k l of the path   */
-  PetscReal  csmAvoid;    /* -csm_avoidance b: turn away from a slower one ahead          */
-  PetscBool  csmCheck;    /* -csm_check_reach: brute-force check of the neighbour sets   */
-  PetscReal  densH;       /* -density_h: cell of the density map (m; 0: no map)         */
-  PetscReal  densDt;      /* -density_dt: seconds of simulated time between its samples */
+  char        geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
+  PetscBool   walk;                         /* -walk: agents walk to the exits (false: walls only)        */
+  PetscInt    nsched;                       /* -gravity_schedule t,gx,gy,...: the field from time t on    */
+  PetscReal   sched[3 * 16];
+  PetscReal   eikH;            /* -eikonal_h: grid spacing of the travel-distance field      */
+  PetscReal   eikWall;         /* -eikonal_wall_distance d: slower within d of walls (0 off) */
+  PetscReal   speed[4];        /* -speed mean,sd,min,max: free speeds (m/s), normal, clipped  */
+  PetscReal   speed2[4];       /* -speed2 ...: a second population's distribution            */
+  PetscReal   frac2;           /* -speed2_fraction: the share of agents drawn from -speed2    */
+  CrowdModel  crowdModel;      /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
+  ExitRule    exitRule;        /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
+  PetscReal   csmT[2];         /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
+  PetscReal   csmRep[2];       /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
+  PetscReal   csmWall[2];      /* -csm_wall_repulsion a,D: the walls'                         */
+  PetscReal   csmCorridor;     /* -csm_corridor k: the one ahead is within k l of the path   */
+  PetscReal   csmAvoid;        /* -csm_avoidance b: turn away from a slower one ahead          */
+  PetscBool   csmCheck;        /* -csm_check_reach: brute-force check of the neighbour sets   */
+  PetscReal   densH;           /* -density_h: cell of the density map (m; 0: no map)         */
+  PetscReal   densDt;          /* -density_dt: seconds of simulated time between its samples */
+  RouteChoice routeChoice;     /* -route_choice nearest|quickest: how free agents pick an exit (route.c) */
+  PetscReal   routeInterval;   /* -route_interval: seconds between recomputations of the choice    */
+  PetscReal   routeReconsider; /* -route_reconsider: seconds between an agent's reconsiderations  */
+  PetscReal   routeGain;       /* -route_gain: an agent switches only to gain more than this (s)    */
+  PetscReal   routeCommit;     /* -route_commit: after a change, an agent keeps its exit this long  */
+  PetscReal   routeFlow;       /* -route_flow: specific flow of a door, /(m s), its capacity        */
+  PetscReal   wayRadius;       /* -waypoint_radius: a waypoint is reached within this distance (m)  */
   /* driver f */
   PetscReal gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal center[2];  /* -attract_center cx,cy                                      */
