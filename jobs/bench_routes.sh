@@ -24,12 +24,13 @@ done
 awk -v np="$NP" -v steps="$STEPS" -v tn="$(cat "$dir/nearest.total")" -v tq="$(cat "$dir/quickest.total")" '
   FNR == 1 { f++ }
   /^summary: steps/ { for (i = 1; i <= NF; i++) { if ($i == "wall") w[f] = $(i + 1); if ($i == "N") n = $(i + 1) } }
+  /^summary: memory/ { for (i = 1; i <= NF; i++) if ($i == "bytes" && $(i + 1) == "per") { b[f] = $(i - 1); break } }
   /exit choice:/ { for (i = 1; i <= NF; i++) { if ($i == "recomputations") k = $(i - 1); if ($i == "wall") rw = $(i - 3) }
                    for (i = 1; i <= NF; i++) if ($i == "every") iv = $(i + 1) }
   END {
     step = w[2] / steps; per = k ? rw / k : 0; between = iv / 0.02 * step
     printf "bench_routes: %d agents at the start, %d ranks, %d steps of 0.02 s\n", n, np, steps
-    printf "  nearest   %.4f s per step; whole command %.1f s\n", w[1] / steps, tn
-    printf "  quickest  %.4f s per step; whole command %.1f s (the extra set-up: one field per exit)\n", step, tq
+    printf "  nearest   %.4f s per step; whole command %.1f s; peak memory %s bytes per agent\n", w[1] / steps, tn, b[1]
+    printf "  quickest  %.4f s per step; whole command %.1f s (the extra set-up: one field per exit); peak memory %s bytes per agent\n", step, tq, b[2]
     printf "  recomputations: %d, %.4f s each (slowest rank), %.2f %% of the %.1f s between two (every %g s of simulated time)\n", k, per, 100 * per / between, between, iv
     printf "  quickest/nearest time loop: %.3f\n", w[2] / w[1] }' "$dir/nearest.log" "$dir/quickest.log"
