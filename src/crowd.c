@@ -97,7 +97,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   c->nspeed = s->prm.n;
   PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
-  PetscCall(RouterSetUp(s, &c->route, c->geom, c->speed));
+  PetscCall(RouterSetUp(s, &c->route, c->geom));
   PetscCall(ExitSetUp(s)); /* before the law's wall lists: it may add walls */
   if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
   else {

@@ -82,14 +82,13 @@ static PetscInt HeadingFor(const Router *rt, const Geometry *g, uint64_t st, Pet
   return e;
 }
 
-PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g, const float *speed)
+PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g)
 {
   MPI_Comm  comm = s->dom.comm;
   PetscReal dmax = 0;
   char      a[64], b[64];
 
   PetscFunctionBeginUser;
-  (void)speed;
   PetscCall(PetscMemzero(rt, sizeof(*rt)));
   rt->quickest = s->prm.routeChoice == ROUTE_QUICKEST ? PETSC_TRUE : PETSC_FALSE;
   rt->on       = (PetscBool)(g->nroutes > 0 || rt->quickest);

@@ -13,9 +13,12 @@
 #    -route_commit 0 -route_reconsider 2 some do;
 #  - bitwise identity: a quickest run's digest (positions and route states) at step 3000
 #    is the same on 1, 2 and 3 ranks, and after a restart at step 1500 from 2 ranks on 3.
-#   test_routes.sh path/to/throng path/to/mpiexec path/to/source
+# With a 4th argument `quick` (the sanitized build, tests/sanitize.sh): RiMEA 10, the
+# waypoint, and the identity and restart checks on 400 steps (t = 8 s, four
+# recomputations) on 1 and 2 ranks; not the full RiMEA 11 evacuations.
+#   test_routes.sh path/to/throng path/to/mpiexec path/to/source [quick]
 set -u
-THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3; QUICK=${4:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -65,41 +68,45 @@ echo "waypoint: the agents that crossed the corner's sensor: ${ids:-none}"
 # RiMEA 11: nearest exit and quickest
 /usr/bin/python3 postproc/validate_crowd.py init "$out/r11.txt" 1000 2 2 15 18 11
 R11="-geometry configs/geometry/rimea11.wkt -n 1000 -init file -init_file $out/r11.txt -polydispersity 0 -dt 0.02 -steps 100000 -eikonal_h 0.05 -output_every 0 -density_h 0 -quiet"
-for c in nearest quickest flap; do
-  extra="-route_choice $c"
-  [ $c = flap ] && extra="-route_choice quickest -route_gain 0 -route_commit 0 -route_reconsider 2"
-  timeout 600 "$MPIEXEC" -n 2 "$THRONG" $R11 $extra -output "$out/r11-$c" >"$out/r11-$c.log" 2>&1
-  check "rimea11 ($c) exited with $?" $?
-  grep -q "summary: crowd: 1000 of 1000 agents left" "$out/r11-$c.log"; check "rimea11 ($c): not every person left" $?
-done
-nn=$(share "$out/r11-nearest.exits.csv" 0); nf=$(share "$out/r11-nearest.exits.csv" 1)
-qn=$(share "$out/r11-quickest.exits.csv" 0); qf=$(share "$out/r11-quickest.exits.csv" 1)
-echo "RiMEA test 11: near/far exit: nearest $nn/$nf ($(grep -o 'evacuation time [0-9.]*' "$out/r11-nearest.log")), quickest $qn/$qf ($(grep -o 'evacuation time [0-9.]*' "$out/r11-quickest.log"))"
-grep "exit choice" "$out/r11-quickest.log" "$out/r11-flap.log"
-[ "$nn" -gt "$nf" ] && [ "$nf" -gt 0 ]; check "rimea11 nearest: near $nn, far $nf (most by the near exit, some by the far one)" $?
-[ "$qn" -gt "$qf" ] && [ "$qf" -gt "$nf" ]; check "rimea11 quickest: near $qn, far $qf (the far share must rise above nearest's $nf, the near exit keep most)" $?
-quick() { sed -n 's/.* \([0-9]*\) of them within 30 s.*/\1/p' "$1"; }
-qq=$(quick "$out/r11-quickest.log"); qf=$(quick "$out/r11-flap.log")
-echo "RiMEA test 11: returns to the exit left last within 30 s: ${qq:-?} with the defaults, ${qf:-?} without hysteresis or commitment"
-[ "$qq" = 0 ] && [ -n "$qf" ] && [ "$qf" -gt 0 ]; check "rimea11: flapping: ${qq:-?} quick returns with the defaults (want 0: -route_commit 30), ${qf:-?} without (want some)" $?
+if [ -z "$QUICK" ]; then
+  for c in nearest quickest flap; do
+    extra="-route_choice $c"
+    [ $c = flap ] && extra="-route_choice quickest -route_gain 0 -route_commit 0 -route_reconsider 2"
+    timeout 600 "$MPIEXEC" -n 2 "$THRONG" $R11 $extra -output "$out/r11-$c" >"$out/r11-$c.log" 2>&1
+    check "rimea11 ($c) exited with $?" $?
+    grep -q "summary: crowd: 1000 of 1000 agents left" "$out/r11-$c.log"; check "rimea11 ($c): not every person left" $?
+  done
+  nn=$(share "$out/r11-nearest.exits.csv" 0); nf=$(share "$out/r11-nearest.exits.csv" 1)
+  qn=$(share "$out/r11-quickest.exits.csv" 0); qf=$(share "$out/r11-quickest.exits.csv" 1)
+  echo "RiMEA test 11: near/far exit: nearest $nn/$nf ($(grep -o 'evacuation time [0-9.]*' "$out/r11-nearest.log")), quickest $qn/$qf ($(grep -o 'evacuation time [0-9.]*' "$out/r11-quickest.log"))"
+  grep "exit choice" "$out/r11-quickest.log" "$out/r11-flap.log"
+  [ "$nn" -gt "$nf" ] && [ "$nf" -gt 0 ]; check "rimea11 nearest: near $nn, far $nf (most by the near exit, some by the far one)" $?
+  [ "$qn" -gt "$qf" ] && [ "$qf" -gt "$nf" ]; check "rimea11 quickest: near $qn, far $qf (the far share must rise above nearest's $nf, the near exit keep most)" $?
+  quick() { sed -n 's/.* \([0-9]*\) of them within 30 s.*/\1/p' "$1"; }
+  qq=$(quick "$out/r11-quickest.log"); qf=$(quick "$out/r11-flap.log")
+  echo "RiMEA test 11: returns to the exit left last within 30 s: ${qq:-?} with the defaults, ${qf:-?} without hysteresis or commitment"
+  [ "$qq" = 0 ] && [ -n "$qf" ] && [ "$qf" -gt 0 ]; check "rimea11: flapping: ${qq:-?} quick returns with the defaults (want 0: -route_commit 30), ${qf:-?} without (want some)" $?
 
+fi
 # bitwise identity and exact restart, quickest choice
-for np in 1 2 3; do
-  timeout 300 "$MPIEXEC" -n $np "$THRONG" $R11 -route_choice quickest -steps 3000 -output none >"$out/id$np.log" 2>&1
-  check "rimea11 quickest (3000 steps) on $np ranks exited with $?" $?
+S=3000; NPS="1 2 3"; [ -n "$QUICK" ] && S=400 && NPS="1 2"
+for np in $NPS; do
+  timeout 600 "$MPIEXEC" -n $np "$THRONG" $R11 -route_choice quickest -steps $S -output none >"$out/id$np.log" 2>&1
+  check "rimea11 quickest ($S steps) on $np ranks exited with $?" $?
 done
-grep -q "exit choice: [1-9]" "$out/id1.log"; check "rimea11 quickest (3000 steps): no recomputation of the choice" $?
-for np in 2 3; do
+grep -q "exit choice: [1-9]" "$out/id1.log"; check "rimea11 quickest ($S steps): no recomputation of the choice" $?
+for np in ${NPS#1 }; do
   d1=$(grep state-digest "$out/id1.log"); dn=$(grep state-digest "$out/id$np.log")
   [ -n "$d1" ] && [ "$d1" = "$dn" ]; check "rimea11 quickest: digest on $np ranks '$dn' differs from 1 rank '$d1'" $?
 done
-timeout 300 "$MPIEXEC" -n 2 "$THRONG" $R11 -route_choice quickest -steps 1500 -output "$out/rs" >"$out/rs1.log" 2>&1
+timeout 600 "$MPIEXEC" -n 2 "$THRONG" $R11 -route_choice quickest -steps $((S / 2)) -output "$out/rs" >"$out/rs1.log" 2>&1
 check "rimea11 quickest, first half on 2 ranks, exited with $?" $?
-timeout 300 "$MPIEXEC" -n 3 "$THRONG" $R11 -route_choice quickest -steps 3000 -output "$out/rs" -restart "$out/rs.chk.h5" >"$out/rs2.log" 2>&1
-check "rimea11 quickest, restarted on 3 ranks, exited with $?" $?
+R2=3; [ -n "$QUICK" ] && R2=1
+timeout 600 "$MPIEXEC" -n $R2 "$THRONG" $R11 -route_choice quickest -steps $S -output "$out/rs" -restart "$out/rs.chk.h5" >"$out/rs2.log" 2>&1
+check "rimea11 quickest, restarted on $R2 ranks, exited with $?" $?
 [ "$(grep state-digest "$out/rs2.log")" = "$(grep state-digest "$out/id1.log")" ]
-check "rimea11 quickest: the run restarted at step 1500 ends with another digest than the straight run" $?
-timeout 300 "$MPIEXEC" -n 2 "$THRONG" $R11 -route_choice nearest -steps 3000 -output none -restart "$out/rs.chk.h5" >"$out/rs3.log" 2>&1
+check "rimea11 quickest: the run restarted at step $((S / 2)) ends with another digest than the straight run" $?
+timeout 600 "$MPIEXEC" -n 2 "$THRONG" $R11 -route_choice nearest -steps $S -output none -restart "$out/rs.chk.h5" >"$out/rs3.log" 2>&1
 [ $? -ne 0 ] && grep -q "error" "$out/rs3.log"
 check "rimea11: a quickest checkpoint restarted with -route_choice nearest did not stop with an error" $?
 

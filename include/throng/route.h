@@ -51,7 +51,7 @@ typedef struct {
 
 /* After the crowd's own field: decide whether per-agent routing is on, compute the target
    fields, check that every route can be walked.  Collective (errors on every rank). */
-PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g, const float *speed);
+PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g);
 PetscErrorCode RouterDestroy(Router *rt);
 /* The initial disks exist: each owned agent gets its route (the first that holds it) and
    the ranks exchange the assignments.  Errors (an agent that cannot reach its first target)
