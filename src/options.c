@@ -453,10 +453,11 @@ static PetscErrorCode CrowdSetFromOptions(Opt *o)
 {
   Params *p = o->p;
   PetscFunctionBeginUser;
-  PetscCall(OptString(
-    o, OPT_PHYS, "-geometry",
-    "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON) and exits (WKT LINESTRING), see docs/crowd.md",
-    p->geometry, sizeof(p->geometry), NULL));
+  PetscCall(
+    OptString(o, OPT_PHYS, "-geometry",
+              "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON), exits (WKT LINESTRING), optional "
+              "sensors, waypoints and routes, see docs/crowd.md",
+              p->geometry, sizeof(p->geometry), NULL));
   PetscCall(OptBool(o, OPT_PHYS, "-walk",
                     "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
                     "geometry only adds walls",

@@ -32,15 +32,22 @@
  *      bin, plus its bin's count times the fraction of the bin below it);
  *   3. an agent reconsiders when (k + id) mod P = 0, k the recomputation's index and
  *      P = -route_reconsider / -route_interval: each agent once every -route_reconsider
- *      seconds (default 10 s), a different fifth of the crowd each time.  It moves from
- *      its exit c to the best exit b only if T_b + -route_gain < T_c (default 10 s).
- *      The staggering keeps the crowd from switching all at once on one estimate (the
- *      herding that makes queues oscillate between doors), and the gain keeps an agent
- *      from flapping between nearly equal doors.
+ *      seconds (default 10 s), a different fifth of the crowd each time.  It is a
+ *      candidate for the best exit b if T_b + -route_gain < T_c, c its exit (default
+ *      10 s);
+ *   4. the candidates are counted like the crowd (a second exact allreduce), and each
+ *      adds the candidates closer to b than itself to Q_b: it changes only if it still
+ *      gains.  Without this a crowd leaves a jammed door together on one estimate and
+ *      jams the other (herding), and the queues swing between the doors;
+ *   5. an agent that changed keeps its new exit for -route_commit seconds (30 s).
+ * The staggering and step 4 keep the crowd from switching all at once; the gain and the
+ * commitment keep an agent from flapping between nearly equal doors (with the defaults
+ * no agent returns to the exit it left within 30 s; tests/test_routes.sh).  The report
+ * counts the changes, the agents that changed more than once, and the returns.
  * An agent with no target of its own heads for the exit nearest to it, and walks down the
  * combined field exactly as without routing; only a switch gives it an exit of its own.
  *
- * Bitwise identity.  An agent's state (its target, route, leg and number of switches) is
+ * Bitwise identity.  An agent's state (target, route, leg, changes, last change) is
  * one 64-bit word per id, replicated on every rank (8 bytes per agent), because ghosts
  * must predict exactly as their owners do and the desired direction depends on it.  The
  * owner of an agent decides its changes from its own position and the global counts;
@@ -50,9 +57,10 @@
  * on any number of ranks.  A checkpoint carries the words and the index of the last
  * recomputation, so a restart goes on exactly.
  *
- * Cost.  A recomputation is one pass over the owned agents for the counts, an allreduce
- * of nexits x nbins integers and one pass with nexits field lookups for the agents that
- * reconsider; every step with a change adds an allgather.  The fields cost 25 bytes per
+ * Cost.  A recomputation is one pass over the owned agents for the counts, two
+ * allreduces of nexits x nbins integers and one pass with nexits field lookups for the
+ * agents that reconsider; every step adds an allreduce of one integer, and an allgather
+ * when there are changes.  The fields cost 25 bytes per
  * node and target on every rank (eikonal.c).  jobs/bench_routes.sh measures it.        */
 #include <throng/sim.h>
 #include <throng/crowd.h>
