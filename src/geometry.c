@@ -317,13 +317,16 @@ static void ResolveTargets(const Geometry *g, const char *list, GeomRoute *r, ch
     while (*b && *b != ',') b++;
     const size_t n = (size_t)(b - a);
     PetscInt     t = -1;
-    if (n && strspn(a, "0123456789") >= n) {
+    if (n && strspn(a, "0123456789") >= n) { /* an exit by index */
       const long e = strtol(a, NULL, 10);
       t            = e < g->nexits ? (PetscInt)e : -1;
-    } else
+    } else if (n) /* by name */
       for (PetscInt k = 0; k < g->nexits + g->nways && t < 0; k++)
         if (strlen(g->name[k]) == n && !strncmp(g->name[k], a, n)) t = k;
-    if (t < 0)
+    if (!n)
+      snprintf(err, errlen, "line %d: an empty route target (targets are separated by commas, no spaces)",
+               (int)r->line);
+    else if (t < 0)
       snprintf(err, errlen, "line %d: route target '%.*s' is neither an exit (by name or index 0..%d) nor a waypoint",
                (int)r->line, (int)n, a, (int)g->nexits - 1);
     else if (r->ntarget == GEOM_MAX_LEGS)

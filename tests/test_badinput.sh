@@ -147,6 +147,7 @@ printf "$R"'waypoint w1 POINT (2 2)\nroute east,w1 ids 0-4\n' > "$dir/route_afte
 printf "$R"'waypoint w1 POINT (2 2)\nroute w1 ids 0-4\n' > "$dir/route_noexit.wkt"
 printf "$R"'route east ids 7-3\n' > "$dir/route_ids.wkt"
 printf "$R"'waypoint east POINT (2 2)\n' > "$dir/route_dupname.wkt"
+printf "$R"'route 0,,east ids 0-4\n' > "$dir/route_space.wkt"
 expect_error "route target 'west' is neither an exit" -geometry "$dir/route_unknown.wkt" -n 10
 expect_error "route target 'w2' is neither an exit" -geometry "$dir/route_unknownway.wkt" -n 10
 expect_error "waypoint 'w1' (12, 2) is off the walkable area" -geometry "$dir/route_offway.wkt" -n 10
@@ -157,6 +158,7 @@ expect_error "follows an exit: an exit ends a route" -geometry "$dir/route_after
 expect_error "a route must end at an exit" -geometry "$dir/route_noexit.wkt" -n 10
 expect_error "line 3: expected 'ids A-B' with 0 <= A <= B" -geometry "$dir/route_ids.wkt" -n 10
 expect_error "the name 'east' is given to two targets" -geometry "$dir/route_dupname.wkt" -n 10
+expect_error "line 3: an empty route target" -geometry "$dir/route_space.wkt" -n 10
 expect_error "-route_interval 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_interval 0
 expect_error "-route_reconsider 1: must be >= -route_interval (2)" -geometry "$dir/room.wkt" -n 10 -route_reconsider 1
 expect_error "-waypoint_radius 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -waypoint_radius 0
