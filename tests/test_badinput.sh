@@ -135,7 +135,8 @@ expect_error "-csm_wall_repulsion -1,0.02: need a in [0, 1000]" -geometry "$dir/
 expect_error "-csm_corridor 3: must be in [0.5, 2]" -geometry "$dir/room.wkt" -n 10 -csm_corridor 3
 expect_error "-csm_avoidance -1: must be in [0, 10]" -geometry "$dir/room.wkt" -n 10 -csm_avoidance -1
 # routes (issue 19): an unknown exit or waypoint, a waypoint off the walkable area, a route
-# with no path (from a waypoint, and from an agent's start), a malformed route
+# with no path (from a waypoint, and from an agent's start), a malformed route; the
+# parser's and the options' errors on 2 ranks only (the same collective check)
 R='walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (4 0.5, 5 0.5, 5 9.5, 4 9.5, 4 0.5))\nexit east LINESTRING (10 4, 10 6)\n'
 printf "$R"'route west POLYGON ((0 0, 4 0, 4 10, 0 10, 0 0))\n' > "$dir/route_unknown.wkt"
 printf "$R"'waypoint w1 POINT (2 2)\nroute w2,east ids 0-4\n' > "$dir/route_unknownway.wkt"
@@ -148,21 +149,21 @@ printf "$R"'waypoint w1 POINT (2 2)\nroute w1 ids 0-4\n' > "$dir/route_noexit.wk
 printf "$R"'route east ids 7-3\n' > "$dir/route_ids.wkt"
 printf "$R"'waypoint east POINT (2 2)\n' > "$dir/route_dupname.wkt"
 printf "$R"'route 0,,east ids 0-4\n' > "$dir/route_space.wkt"
-expect_error "route target 'west' is neither an exit" -geometry "$dir/route_unknown.wkt" -n 10
-expect_error "route target 'w2' is neither an exit" -geometry "$dir/route_unknownway.wkt" -n 10
-expect_error "waypoint 'w1' (12, 2) is off the walkable area" -geometry "$dir/route_offway.wkt" -n 10
-expect_error "waypoint 'w1' (4.5, 5) is off the walkable area" -geometry "$dir/route_wallway.wkt" -n 10
+NP=2 expect_error "route target 'west' is neither an exit" -geometry "$dir/route_unknown.wkt" -n 10
+NP=2 expect_error "route target 'w2' is neither an exit" -geometry "$dir/route_unknownway.wkt" -n 10
+NP=2 expect_error "waypoint 'w1' (12, 2) is off the walkable area" -geometry "$dir/route_offway.wkt" -n 10
+NP=2 expect_error "waypoint 'w1' (4.5, 5) is off the walkable area" -geometry "$dir/route_wallway.wkt" -n 10
 expect_error "the route has no path from waypoint 'w1' to exit 'a'" -geometry "$dir/route_nopath.wkt" -n 10 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
 expect_error "has no path to its route's first target, exit 'a'" -geometry "$dir/route_nopath2.wkt" -n 10 -init jitter -init_phi 0.2 -init_region 0.5,0.5,3.5,9.5
-expect_error "follows an exit: an exit ends a route" -geometry "$dir/route_afterexit.wkt" -n 10
-expect_error "a route must end at an exit" -geometry "$dir/route_noexit.wkt" -n 10
-expect_error "line 3: expected 'ids A-B' with 0 <= A <= B" -geometry "$dir/route_ids.wkt" -n 10
-expect_error "the name 'east' is given to two targets" -geometry "$dir/route_dupname.wkt" -n 10
-expect_error "line 3: an empty route target" -geometry "$dir/route_space.wkt" -n 10
-expect_error "-route_interval 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_interval 0
-expect_error "-route_reconsider 1: must be >= -route_interval (2)" -geometry "$dir/room.wkt" -n 10 -route_reconsider 1
-expect_error "-waypoint_radius 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -waypoint_radius 0
-expect_error "Unknown option fastest for -route_choice" -geometry "$dir/room.wkt" -n 10 -route_choice fastest
+NP=2 expect_error "follows an exit: an exit ends a route" -geometry "$dir/route_afterexit.wkt" -n 10
+NP=2 expect_error "a route must end at an exit" -geometry "$dir/route_noexit.wkt" -n 10
+NP=2 expect_error "line 3: expected 'ids A-B' with 0 <= A <= B" -geometry "$dir/route_ids.wkt" -n 10
+NP=2 expect_error "the name 'east' is given to two targets" -geometry "$dir/route_dupname.wkt" -n 10
+NP=2 expect_error "line 3: an empty route target" -geometry "$dir/route_space.wkt" -n 10
+NP=2 expect_error "-route_interval 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_interval 0
+NP=2 expect_error "-route_reconsider 1: must be >= -route_interval (2)" -geometry "$dir/room.wkt" -n 10 -route_reconsider 1
+NP=2 expect_error "-waypoint_radius 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -waypoint_radius 0
+NP=2 expect_error "Unknown option fastest for -route_choice" -geometry "$dir/room.wkt" -n 10 -route_choice fastest
 expect_error "Unknown option walk for -crowd_model" -geometry "$dir/room.wkt" -n 10 -crowd_model walk
 expect_error "-trajectory_fps 7 with -dt 0.02: a frame must be a whole number of steps" -geometry "$dir/room.wkt" -n 10 -dt 0.02 -trajectory "$dir/t.h5" -trajectory_fps 7
 expect_error "is also the snapshot file of -output" -geometry "$dir/room.wkt" -n 10 -output "$dir/same" -trajectory "$dir/same.h5"
