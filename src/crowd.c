@@ -5,7 +5,8 @@
  *
  * The crowd model of Maury and Venel: each agent i has a desired velocity
  *     U_i = v_i w(q_i),   w = -grad phi / |grad phi|,
- * phi the travel distance to the nearest exit (eikonal.c), and its actual velocity is
+ * phi the travel distance to the nearest exit (eikonal.c) or to the agent's own target
+ * (an assigned route or a chosen exit, route.c), and its actual velocity is
  * the projection of U onto the feasible velocities — which is exactly what the time
  * steppers do with f = U (a PBD step: prediction q + h U, then the sweep).  U enters as a
  * driver term (drivers.h): it depends only on the agent's own position and id, so ghosts
