@@ -32,6 +32,7 @@
  * first agreed on by all ranks and then reported once.                                  */
 #include <throng/io.h>
 #include <throng/idorder.h>
+#include <throng/files.h>
 #include <string.h>
 #include <stdint.h>
 
@@ -133,6 +134,7 @@ static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
   unsigned long long want    = 0;
   uint64_t           sum;
   PetscFunctionBeginUser;
+  PetscCall(FilesCheckReadable(comm, "restart file (-restart)", path));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
     char  buf[USERBLOCK + 1] = "", fmt[32] = "";

@@ -376,7 +376,7 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
 /* The walkable area and, beyond each door, its lane: the rectangle between the jambs'
    extensions (ExitSetUp), where agents walk on until their removal.  Trajectories name
    it as the walkable area, so that every row lies inside it. */
-PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt)
+PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt, PetscInt *parts)
 {
   const Crowd    *c = CrowdOf(s);
   const Geometry *g = c->geom;
@@ -392,7 +392,7 @@ PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt)
     r[0] = q[0], r[1] = q[1], r[2] = q[2], r[3] = q[3];
     r[4] = q[2] + ox, r[5] = q[3] + oy, r[6] = q[0] + ox, r[7] = q[1] + oy;
   }
-  PetscCall(GeometryUnionWKT(g, n, quad, wkt));
+  PetscCall(GeometryUnionWKT(g, n, quad, wkt, parts));
   PetscCall(PetscFree(quad));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -38,6 +38,7 @@
  * segments in the same order (rank 0 reads the file and broadcasts it).           */
 #define _GNU_SOURCE /* strcasestr */
 #include <throng/geometry.h>
+#include <throng/files.h>
 #include <geos_c.h>
 #include <stdarg.h>
 #include <string.h>
@@ -236,37 +237,12 @@ static PetscErrorCode Boundaries(GEOSContextHandle_t h, GEOSGeometry *walk, GEOS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The geometry's text on every rank (rank 0 reads the file), or one error. */
+/* The geometry's text on every rank (rank 0 reads the file: files.c), or one error. */
 static PetscErrorCode ReadText(MPI_Comm comm, const char *path, char **textp)
 {
-  char       *text = NULL;
-  long        len  = 0;
-  PetscMPIInt rank;
-
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!strcmp(path, "builtin:venue")) {
-    len = (long)strlen(BuiltinVenue);
-    PetscCall(PetscStrallocpy(BuiltinVenue, &text));
-  } else if (!rank) {
-    FILE *f = fopen(path, "rb");
-    if (f) {
-      fseek(f, 0, SEEK_END);
-      len = ftell(f);
-      fseek(f, 0, SEEK_SET);
-      PetscCall(PetscMalloc1(len + 1, &text));
-      if (fread(text, 1, (size_t)len, f) != (size_t)len) len = -1;
-      else text[len] = 0;
-      fclose(f);
-    } else len = -1;
-  }
-  if (strcmp(path, "builtin:venue")) {
-    PetscCallMPI(MPI_Bcast(&len, 1, MPI_LONG, 0, comm));
-    PetscCheck(len >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot read -geometry file '%s'", path);
-    if (rank) PetscCall(PetscMalloc1(len + 1, &text));
-    PetscCallMPI(MPI_Bcast(text, (PetscMPIInt)(len + 1), MPI_CHAR, 0, comm));
-  }
-  *textp = text;
+  if (!strcmp(path, "builtin:venue")) PetscCall(PetscStrallocpy(BuiltinVenue, textp));
+  else PetscCall(FilesReadText(comm, "-geometry file", path, (size_t)1 << 30, PETSC_TRUE, textp, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -654,7 +630,7 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
 /* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
    order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
    agent may be in: the room plus each door's lane beyond its line (crowd.c). */
-PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt)
+PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts)
 {
   GEOSContextHandle_t h   = GEOS_init_r();
   GEOSWKTReader      *rd  = GEOSWKTReader_create_r(h);
@@ -676,7 +652,9 @@ PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *
     GEOSGeom_destroy_r(h, all);
     all = u;
   }
+  *parts = 0;
   if (all) {
+    *parts = GEOSGetNumGeometries_r(h, all);
     GEOSWKTWriter_setTrim_r(h, wr, 1);
     GEOSWKTWriter_setOutputDimension_r(h, wr, 2);
     out = GEOSWKTWriter_write_r(h, wr, all);

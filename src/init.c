@@ -21,6 +21,7 @@
  *            line gets id k - 1.  Rank 0 reads it in chunks and routes them: O(chunk)
  *            memory, but a serial read (fine up to ~10^8 disks; HDF5 input will scale). */
 #include <throng/init.h>
+#include <throng/files.h>
 #include <throng/migrate.h>
 #include <throng/random.h>
 #include <string.h>
@@ -88,6 +89,7 @@ PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count,
   char        line[1024];
 
   PetscFunctionBeginUser;
+  PetscCall(FilesCheckReadable(comm, "-init_file", path)); /* files.c: a directory is no file */
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
     FILE *f = fopen(path, "r");

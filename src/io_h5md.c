@@ -50,6 +50,22 @@ PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode IoWriteTextAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value)
+{
+  hid_t t, sp, a;
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
+  PetscCallHDF5(comm, H5Tset_size(t, H5T_VARIABLE));
+  PetscCallHDF5(comm, H5Tset_cset(t, H5T_CSET_UTF8));
+  PetscCallHDF5(comm, sp = H5Screate(H5S_SCALAR));
+  PetscCallHDF5(comm, a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Awrite(a, t, &value));
+  PetscCallHDF5(comm, H5Aclose(a));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscCallHDF5(comm, H5Tclose(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v)
 {
   hid_t sp, a;

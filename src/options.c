@@ -21,6 +21,7 @@
 #include <throng/init.h>
 #include <throng/solver.h>
 #include <throng/geometry.h>
+#include <throng/files.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -797,6 +798,38 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *g_config = NULL; /* -options_file_yaml, taken from argv before PETSc */
+
+/* No output is an input or another output (files.c compares the files, not the strings:
+   "o.h5", "./o.h5" and a link to it are one file). */
+static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
+{
+  enum { NSUFFIX = 6 };
+  static const char *const suffix[NSUFFIX] = {".h5", ".xdmf", ".exits.csv", ".evacuation.csv", ".sensors.csv",
+                                              ".balance.csv"};
+  static const char *const role[NSUFFIX]   = {"the snapshots of -output", "the ParaView file of -output",
+                                              "the exit records of -output", "the evacuation curve of -output",
+                                              "the sensor counts of -output", "the balance log of -output"};
+  char     names[NSUFFIX][PETSC_MAX_PATH_LEN + 24];
+  FileRole f[NSUFFIX + 8];
+  PetscInt n = 0;
+  PetscFunctionBeginUser;
+  if (strcmp(p->output, "none"))
+    for (int k = 0; k < NSUFFIX; k++) {
+      PetscCall(PetscSNPrintf(names[k], sizeof(names[k]), "%s%s", p->output, suffix[k]));
+      f[n++] = (FileRole){role[k], names[k], PETSC_FALSE, NULL};
+    }
+  f[n++] = (FileRole){"-checkpoint", p->checkpoint, PETSC_FALSE, "-restart"};
+  f[n++] = (FileRole){"-trajectory", p->traj, PETSC_FALSE, NULL};
+  f[n++] = (FileRole){"-edmd_log", p->edmdLog, PETSC_FALSE, NULL};
+  f[n++] = (FileRole){"-restart", p->restart, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-geometry", strncmp(p->geometry, "builtin:", 8) ? p->geometry : NULL, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-options_file_yaml", g_config, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-init_file", p->init == INIT_FILE ? p->initFile : NULL, PETSC_TRUE, NULL};
+  PetscCall(FilesCheckDistinct(comm, n, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Output: defaults (the checkpoint beside the snapshots), and no file written twice. */
 static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
 {
@@ -821,17 +854,7 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
   if (!p->checkpoint[0] && strcmp(p->output, "none"))
     PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
   if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
-  if (p->traj[0]) { /* two writers of one file would destroy it */
-    char h5[PETSC_MAX_PATH_LEN + 8];
-    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", p->output));
-    PetscCheck(strcmp(p->traj, h5) || !strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,
-               "-trajectory %s is also the snapshot file of -output %s: choose another name (e.g. %s.traj.h5)", p->traj,
-               p->output, p->output);
-    PetscCheck(strcmp(p->traj, p->checkpoint), comm, PETSC_ERR_USER_INPUT,
-               "-trajectory %s is also the checkpoint file: choose another name", p->traj);
-    PetscCheck(strcmp(p->traj, p->restart), comm, PETSC_ERR_USER_INPUT,
-               "-trajectory %s is the checkpoint to restart from: choose another name", p->traj);
-  }
+  PetscCall(OutputFilesDistinct(comm, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -983,30 +1006,23 @@ static const char *TakeConfigArg(int *argc, char ***argv)
   return file;
 }
 
-static const char *g_config = NULL;
-
 /* Called before PetscInitialize(): hide the config file from PETSc. */
 void TakeConfigFile(int *argc, char ***argv) { g_config = TakeConfigArg(argc, argv); }
 
 PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
 {
-  PetscMPIInt rank;
-  int         ok = 1;
+  char          *text;
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   if (!g_config) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    FILE *f = fopen(g_config, "r");
-    ok      = f != NULL;
-    if (f) fclose(f);
-  }
-  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_OPEN, "cannot open config file '%s'", g_config);
-  PetscErrorCode ierr;
+  /* rank 0 reads the file for everybody (files.c: a directory, a binary file or a missing
+     one is one collective error), so every rank parses the same text */
+  PetscCall(FilesReadText(comm, "config file (-options_file_yaml)", g_config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscOptionsInsertFileYAML(comm, NULL, g_config, PETSC_TRUE);
+  ierr = PetscOptionsInsertStringYAML(NULL, text);
   PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFree(text));
   PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT,
              "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
   /* the command line keeps precedence over the file */

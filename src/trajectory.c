@@ -4,12 +4,16 @@
  * the Pedestrian Dynamics Data Archive (ped.fz-juelich.de/da) directly:
  *   - a dataset `trajectory` at the root: a table of compound rows (id, frame, x, y), in
  *     metres, with an attribute `fps`, the frame rate;
- *   - an attribute `wkt_geometry` at the root: the walkable area as WKT.  Here: the
- *     geometry's walkable area joined with the doors' lanes, where agents walk on after
- *     their passage until they are removed (crowd.c), so every row lies inside it.
+ *   - an attribute `wkt_geometry` at the root: the walkable area as WKT, a variable-length
+ *     UTF-8 string (h5py returns it as str; PedPy's WalkableArea takes a str as WKT and
+ *     anything else as coordinates, so a fixed-length string, read as bytes, fails).
+ *     Here: the geometry's walkable area joined with the doors' lanes, where agents walk
+ *     on after their passage until they are removed (crowd.c), so every row lies in it.
  * (PedPy's load_trajectory_from_ped_data_archive_hdf5 requires the dataset, the four
  * columns and the attribute fps; load_walkable_area_from_ped_data_archive_hdf5 requires
- * the root attribute.)  -trajectory FILE writes it, at -trajectory_fps frames per second
+ * the root attribute, and WalkableArea one polygon: a walkable area of separate parts
+ * is written as the MULTIPOLYGON it is, with a warning that PedPy will refuse it.)
+ * -trajectory FILE writes it, at -trajectory_fps frames per second
  * of simulated time: frame k is the state at t = k / fps, which must be a whole number
  * of steps.  The rows of a frame are its agents in id order (idorder.c), so the file
  * does not depend on the rank count; frames follow each other.  The table grows by one
@@ -81,12 +85,19 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
     PetscCallHDF5(comm, H5Sclose(sp));
     PetscCall(IoWriteAttr(comm, t->ds, "fps", H5T_NATIVE_DOUBLE, 0, &fps));
     {
-      char *wkt;
-      PetscCall(CrowdAreaWKT(s, &wkt));
-      PetscCall(IoWriteStringAttr(comm, t->file, "wkt_geometry", wkt));
+      char    *wkt;
+      PetscInt parts;
+      PetscCall(CrowdAreaWKT(s, &wkt, &parts));
+      PetscCall(IoWriteTextAttr(comm, t->file, "wkt_geometry", wkt));
       PetscCall(PetscFree(wkt));
+      if (parts > 1)
+        PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                               "throng: warning: the walkable area is %" PetscInt_FMT
+                               " separate polygons: PedPy's WalkableArea takes one polygon and will refuse "
+                               "-trajectory %s's wkt_geometry (the trajectory itself loads; docs/crowd.md)\n",
+                               parts, prm->traj));
     }
-    PetscCall(IoWriteStringAttr(comm, t->ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
+    PetscCall(IoWriteTextAttr(comm, t->ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
   } else { /* a restart: keep the frames up to the checkpoint's */
     hid_t   sp;
     hsize_t n, lo = 0, hi;

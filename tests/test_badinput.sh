@@ -7,6 +7,7 @@ THRONG=$1; MPIEXEC=${2:-mpiexec}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1 # relative output names below land here
 printf 'n: [1000\nradius: 0.5\n' > "$dir/malformed.yaml"
 printf 'n: 100\nbogus_key: 3\n' > "$dir/unknown.yaml"
 printf -- '- just\n- a list\n' > "$dir/list.yaml"
@@ -92,7 +93,7 @@ expect_error "cannot write in the directory '/etc/passwd' of -output" -output /e
 expect_error "cannot write in the directory '$dir/missing' of -checkpoint" -output "$dir/ok" -checkpoint "$dir/missing/c.chk.h5"
 expect_error "MB free, but the run will write at least" -n 1000 -steps 1000000000 -output_every 1 -output "$dir/huge"
 expect_error "diffusion coefficient must be >= 0" -noise -1
-expect_error "cannot open config file"        -options_file_yaml "$dir/does-not-exist.yaml"
+expect_error "config file (-options_file_yaml) '$dir/does-not-exist.yaml': cannot read it: No such file" -options_file_yaml "$dir/does-not-exist.yaml"
 expect_error "not a valid YAML"               -options_file_yaml "$dir/malformed.yaml"
 expect_error "unknown option"                 -options_file_yaml "$dir/unknown.yaml"
 expect_error "init_phi"                       -init lattice -init_phi 0.95
@@ -104,7 +105,7 @@ expect_error "Unknown option bogus for -init" -init bogus
 expect_error "line 3: expected"               -init file -init_file "$dir/badline.txt" -box 0,0,20,20 -tile 2
 expect_error "line 2: the disk is outside"    -init file -init_file "$dir/outside.txt" -box 0,0,20,20 -tile 2
 expect_error "line 2: the radius must be"     -init file -init_file "$dir/negr.txt" -box 0,0,20,20 -tile 2
-expect_error "cannot open -init_file"         -init file -init_file "$dir/nope.txt" -box 0,0,20,20 -tile 2
+expect_error "-init_file '$dir/nope.txt': cannot read it" -init file -init_file "$dir/nope.txt" -box 0,0,20,20 -tile 2
 expect_error "needs the box"                  -init file -init_file "$dir/outside.txt"
 expect_error "no longer a finite number"     -gravity 0,-1e308 -dt 1e10 -n 100
 expect_error "zero normal"                    -halfplanes 0,0,1
@@ -115,7 +116,7 @@ expect_error "-pbdw_warm 1.5: must be in"     -solver pbdw -pbdw_warm 1.5
 expect_error "-output_round 0: must be"       -output_round 0
 expect_error "not both 0"                     -solver pgs -solver_rtol 0 -solver_atol 0
 expect_error "pgs_active"                     -solver pgs -pgs_active 5
-expect_error "cannot read -geometry file"     -geometry "$dir/nope.wkt" -n 10 -radius 0.2
+expect_error "-geometry file '$dir/nope.wkt': cannot read it: No such file" -geometry "$dir/nope.wkt" -n 10 -radius 0.2
 expect_error "line 1: cannot parse the WKT"   -geometry "$dir/unparsable.wkt" -n 10 -radius 0.2
 expect_error "not a valid polygon: Self-inter" -geometry "$dir/bowtie.wkt" -n 10 -radius 0.2
 expect_error "an exit must lie on it"         -geometry "$dir/offexit.wkt" -n 10 -radius 0.2
@@ -166,7 +167,23 @@ NP=2 expect_error "-waypoint_radius 0: must be > 0" -geometry "$dir/room.wkt" -n
 NP=2 expect_error "Unknown option fastest for -route_choice" -geometry "$dir/room.wkt" -n 10 -route_choice fastest
 expect_error "Unknown option walk for -crowd_model" -geometry "$dir/room.wkt" -n 10 -crowd_model walk
 expect_error "-trajectory_fps 7 with -dt 0.02: a frame must be a whole number of steps" -geometry "$dir/room.wkt" -n 10 -dt 0.02 -trajectory "$dir/t.h5" -trajectory_fps 7
-expect_error "is also the snapshot file of -output" -geometry "$dir/room.wkt" -n 10 -output "$dir/same" -trajectory "$dir/same.h5"
+expect_error "the snapshots of -output '$dir/same.h5' and -trajectory '$dir/same.h5' are the same file" -geometry "$dir/room.wkt" -n 10 -output "$dir/same" -trajectory "$dir/same.h5"
+# issue 26: inputs that are no files (a directory hung 2 ranks), binary data, and outputs
+# that name an input or another output however the path is written
+head -c 4096 /dev/urandom > "$dir/random.bin"; printf 'n: 100\n' > "$dir/c.yaml"
+{ printf 'n: 10\n\0'; cat "$dir/random.bin"; } > "$dir/binary.yaml"
+cp "$dir/room.wkt" "$dir/g.wkt"
+expect_error "-geometry file '$dir' is a directory, not a file" -geometry "$dir" -n 10
+expect_error "config file (-options_file_yaml) '$dir' is a directory, not a file" -options_file_yaml "$dir"
+expect_error "-init_file '$dir' is a directory, not a file" -init file -init_file "$dir" -box 0,0,20,20
+expect_error "restart file (-restart) '$dir' is a directory, not a file" -restart "$dir"
+expect_error "-geometry file '/dev/zero' is not a regular file" -geometry /dev/zero -n 10
+expect_error "holds a NUL byte at byte 6: it is binary data" -options_file_yaml "$dir/binary.yaml"
+expect_error "-trajectory '$dir/g.wkt' is the file -geometry '$dir/g.wkt' reads" -geometry "$dir/g.wkt" -n 10 -trajectory "$dir/g.wkt"
+expect_error "-trajectory '$dir/c.yaml' is the file -options_file_yaml '$dir/c.yaml' reads" -geometry "$dir/g.wkt" -options_file_yaml "$dir/c.yaml" -trajectory "$dir/c.yaml"
+expect_error "the snapshots of -output 'same.h5' and -trajectory '$dir/same.h5' are the same file" -geometry "$dir/g.wkt" -n 10 -output same -trajectory "$dir/same.h5"
+expect_error "-checkpoint 'same.chk.h5' and -trajectory './same.chk.h5' are the same file" -geometry "$dir/g.wkt" -n 10 -output same -checkpoint_every 10 -trajectory ./same.chk.h5
+expect_error "-trajectory '/dev/null' exists and is not a regular file" -geometry "$dir/g.wkt" -n 10 -trajectory /dev/null
 expect_error "-trajectory writes pedestrian trajectories: it needs a crowd" -n 10 -trajectory "$dir/t.h5"
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50

@@ -87,7 +87,7 @@ void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, Pet
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
 /* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
    walk on through the doors, each door's lane between its jambs' extensions. */
-PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt);
+PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt, PetscInt *parts);
 
 /* csm.c: the collision-free speed model (-crowd_model csm), used by crowd.c */
 PetscErrorCode CsmSetUp(Sim *s);

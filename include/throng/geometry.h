@@ -56,5 +56,6 @@ PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscRea
 /* Area of the walkable part of the rectangle rect = x0, y0, x1, y1 (GEOS; not collective). */
 PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area);
 /* The walkable area joined with n quadrilaterals (8 reals each: the corners in order), as
-   WKT (PetscFree it; GEOS; not collective). */
-PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt);
+   WKT (PetscFree it; GEOS; not collective); *parts: how many polygons it is (PedPy's
+   WalkableArea takes one). */
+PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts);

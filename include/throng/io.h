@@ -100,6 +100,9 @@ PetscErrorCode IoTransferProperties(MPI_Comm comm, PetscBool twoPhase, hid_t *dx
 /* Attributes with the options in force, versions, git revision and rank count. */
 PetscErrorCode IoWriteMetadata(MPI_Comm comm, hid_t obj);
 PetscErrorCode IoWriteStringAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);
+/* A variable-length UTF-8 string attribute: what h5py returns as str (PedPy's loaders
+   need it for wkt_geometry; a fixed-length ASCII string comes back as bytes).          */
+PetscErrorCode IoWriteTextAttr(MPI_Comm comm, hid_t obj, const char *name, const char *value);
 /* Collective write of the ndim-dimensional hyperslab (start, cnt) of ds from a buffer
    of that shape; a rank with an empty hyperslab still calls H5Dwrite, as HDF5 requires. */
 PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start,
