@@ -125,6 +125,41 @@ static PetscErrorCode WriteHeader(MPI_Comm comm, const char *path)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The options of two physics strings ("name=value name=value ...", ParamsPhysics) that
+   differ, as "\n  -name: file A, now B" lines (an option missing on one side: "unset"). */
+static void PhysicsDiff(const char *file, const char *now, char *out, size_t len)
+{
+  const char *sides[2] = {file, now};
+  out[0]               = 0;
+  for (int side = 0; side < 2; side++)
+    for (const char *a = sides[side]; *a;) {
+      const char *e = strchr(a, ' '), *eq = strchr(a, '=');
+      size_t      n = e ? (size_t)(e - a) : strlen(a), k = eq && eq < a + n ? (size_t)(eq - a) : n;
+      const char *o = sides[!side], *b = NULL, *v = "unset";
+      size_t      vn = 5;
+      for (const char *c = o; *c;) { /* the same name on the other side */
+        const char *ce = strchr(c, ' ');
+        size_t      cn = ce ? (size_t)(ce - c) : strlen(c);
+        if (cn > k && c[k] == '=' && !strncmp(c, a, k)) {
+          b = c;
+          v = c + k + 1, vn = cn - k - 1;
+          break;
+        }
+        c += cn + (ce ? 1 : 0);
+      }
+      const int differ = !b || vn != n - k - 1 || strncmp(v, a + k + 1, vn);
+      if (differ && (side == 0 || !b)) { /* a pair that differs is listed once, from the file's side */
+        const char *fv = side ? v : a + k + 1, *nv = side ? a + k + 1 : v;
+        size_t      fn = side ? vn : n - k - 1, nn = side ? n - k - 1 : vn;
+        size_t      at = strlen(out);
+        if (at + 64 < len)
+          snprintf(out + at, len - at, "\n  -%.*s: file %.*s, now %.*s", (int)k, a, (int)PetscMin(fn, 200), fv,
+                   (int)PetscMin(nn, 200), nv);
+      }
+      a += n + (e ? 1 : 0);
+    }
+}
+
 /* Before HDF5 sees the file: throng's header, the format version, the size and the
    checksum. Collective; one error on every rank otherwise. */
 static PetscErrorCode CheckHeader(MPI_Comm comm, const char *path)
@@ -361,10 +396,14 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   PetscCheck(!fail, comm, PETSC_ERR_FILE_UNEXPECTED,
              "restart file '%s' lacks step, time, n or physics attributes (damaged?)", path);
   PetscCall(ParamsPhysics(&s->prm, mine, sizeof(mine)));
-  PetscCheck(
-    !strcmp(mine, phys), comm, PETSC_ERR_USER_INPUT,
-    "restart file '%s' was written for other equations; give the options of the original run.\n  file: %s\n  now:  %s",
-    path, phys, mine);
+  if (strcmp(mine, phys)) {
+    char diff[2048];
+    PhysicsDiff(phys, mine, diff, sizeof(diff));
+    SETERRQ(comm, PETSC_ERR_USER_INPUT,
+            "restart file '%s' was written for other equations; give the options of the original run. They differ "
+            "in:%s",
+            path, diff);
+  }
   PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT,
              "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
 

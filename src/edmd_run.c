@@ -270,6 +270,22 @@ static PetscErrorCode EDMDCheck(MPI_Comm comm, Params *p)
              "-solver edmd runs hard disks in a box: it takes no -geometry");
   PetscCheck(!p->restart[0], comm, PETSC_ERR_USER_INPUT,
              "-solver edmd cannot restart yet (its checkpoints would need velocities and event times)");
+  { /* options of the time-stepped runs that the event-driven run would ignore */
+    static const char *const unused[][2] = {
+      {"checkpoint_every", "it cannot checkpoint yet (a restart would need velocities and event times)"},
+      {"checkpoint_wall", "it cannot checkpoint yet (a restart would need velocities and event times)"},
+      {"checkpoint", "it cannot checkpoint yet (a restart would need velocities and event times)"},
+      {"trajectory", "it writes no pedestrian trajectories (-output writes its snapshots)"},
+      {"trajectory_fps", "it writes no pedestrian trajectories (-output writes its snapshots)"},
+      {"gravity", "hard disks fly freely between collisions: it has no driver"},
+      {"gravity_schedule", "hard disks fly freely between collisions: it has no driver"},
+      {"attract_gamma", "hard disks fly freely between collisions: it has no driver"},
+      {"attract_center", "hard disks fly freely between collisions: it has no driver"}};
+    for (size_t k = 0; k < sizeof(unused) / sizeof(unused[0]); k++)
+      PetscCheck(!ParamsGiven(p, unused[k][0]) || (!strcmp(unused[k][0], "attract_gamma") && p->gamma == 0) ||
+                   (!strcmp(unused[k][0], "gravity") && p->gravity[0] == 0 && p->gravity[1] == 0),
+                 comm, PETSC_ERR_USER_INPUT, "-solver edmd ignores -%s: %s", unused[k][0], unused[k][1]);
+  }
   PetscCheck(p->nhalf == 0, comm, PETSC_ERR_USER_INPUT,
              "-solver edmd knows the box walls (or -edmd_periodic) only, not -halfplanes");
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -199,6 +199,17 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
              (double)d->hi[1]);
   PetscCheck(w >= 2 * rmax && hgt >= 2 * rmax, d->comm, PETSC_ERR_USER_INPUT,
              "%s is narrower than one disk (diameter %g)", what, (double)(2 * rmax));
+  if (prm->init == INIT_UNIFORM) { /* the disks may overlap at first and spread over the
+                                      box; but they must fit in it, or removing the
+                                      overlaps never ends */
+    const PetscReal r2 = prm->radius * prm->radius * (1 + prm->poly * prm->poly / 3), /* E[r^2] */
+      bw = d->hi[0] - d->lo[0], bh = d->hi[1] - d->lo[1];
+    PetscCheck((PetscReal)N * PETSC_PI * r2 <= phiHcp * bw * bh, d->comm, PETSC_ERR_USER_INPUT,
+               "-init uniform: %" PetscInt64_FMT " disks cover %g, more than the %g that fit in the %g x %g box at "
+               "the densest packing (%.4f): lower -n or enlarge the box or the walkable area",
+               N, (double)((PetscReal)N * PETSC_PI * r2), (double)(phiHcp * bw * bh), (double)bw, (double)bh,
+               (double)phiHcp);
+  }
   Sites S = {0, 0, NULL};
   if (prm->init != INIT_UNIFORM && N > 0 && ok) { /* only the sites the filter accepts */
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;

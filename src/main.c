@@ -41,6 +41,8 @@ typedef struct {
   PetscInt       step0;              /* the first step of this run (after a restart)    */
   PetscLogDouble chkClock, t0, t1;
   PetscReal      rss0, rss1; /* resident bytes before the set-up, at the end   */
+  PetscReal      ovlBound;   /* -overlap_abort times the smallest diameter (0: none) */
+  PetscInt       blownStep;  /* the step where a measured overlap passed it, or -1   */
   PetscMPIInt    rank, size;
 } Job;
 
@@ -109,6 +111,13 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
   j->output    = strcmp(j->prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
   j->chk       = j->prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   j->lastFrame = j->lastChk = -1;
+  j->blownStep                = -1;
+  { /* the blow-up guard's bound, from the smallest disk at the start */
+    PetscReal rmin = PETSC_MAX_REAL;
+    for (PetscInt i = 0; i < j->s.P.n; i++) rmin = PetscMin(rmin, j->s.P.r[i]);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rmin, 1, MPIU_REAL, MPI_MIN, comm));
+    j->ovlBound = rmin < PETSC_MAX_REAL ? j->prm.overlapAbort * 2 * rmin : 0;
+  }
   PetscCall(TrajectoryOpen(comm, &j->s, &j->traj));
   if (!j->prm.restart[0]) PetscCall(TrajectoryWrite(&j->traj, &j->s)); /* frame 0 */
   if (j->output) {
@@ -123,7 +132,22 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The time loop: a step, the modules' step end, the outputs, signals, progress. */
+/* One measurement of the largest overlap (collective): the summary's max_overlap, and
+   the blow-up guard (-overlap_abort) reads it. */
+static PetscErrorCode SampleOverlap(Job *j)
+{
+  PetscReal ovl;
+  PetscFunctionBeginUser;
+  PetscCall(SimMaxOverlap(&j->s, &ovl));
+  j->s.ovlMax = PetscMax(j->s.ovlMax, ovl);
+  j->s.ovlSamples++;
+  j->s.ovlStep = j->s.step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The time loop: a step, the modules' step end, the outputs, signals, progress.  A
+   measured overlap beyond -overlap_abort ends it at once (blownStep): nothing of the
+   blown-up state is written, and Run() raises the error once the files are closed. */
 static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
 {
   const char *stop = NULL;
@@ -148,18 +172,19 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
     PetscCall(SimModulesStepEnd(&j->s, &stop)); /* modules: a crowd's exits */
     PetscCall(TrajectoryWrite(&j->traj, &j->s));
-    if (j->prm.overlapEvery > 0 && j->s.step % j->prm.overlapEvery == 0) { /* the summary's max_overlap */
-      PetscReal ovl;
-      PetscCall(SimMaxOverlap(&j->s, &ovl));
-      j->s.ovlMax = PetscMax(j->s.ovlMax, ovl);
-      j->s.ovlSamples++;
-      j->s.ovlStep = j->s.step;
+    if (j->prm.overlapEvery > 0 && j->s.step % j->prm.overlapEvery == 0) PetscCall(SampleOverlap(j)); /* the summary's */
+    const PetscBool frame = j->output && j->prm.outputEvery > 0 && j->s.step % j->prm.outputEvery == 0;
+    const PetscBool chk = j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1);
+    if ((frame || chk) && j->ovlBound > 0 && j->s.ovlStep != j->s.step) PetscCall(SampleOverlap(j)); /* nothing blown up is written */
+    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) { /* every rank holds the same reduced value */
+      j->blownStep = j->s.step;
+      break;
     }
-    if (j->output && j->prm.outputEvery > 0 && j->s.step % j->prm.outputEvery == 0) {
+    if (frame) {
       PetscCall(H5MDWriteFrame(&j->w, &j->s));
       j->lastFrame = j->s.step;
     }
-    if (j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1)) {
+    if (chk) {
       PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
       j->lastChk = j->s.step;
       if (g_signal == 1) g_signal = 0;
@@ -176,6 +201,10 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       break;
     }
     PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_FALSE));
+    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) {
+      j->blownStep = j->s.step;
+      break;
+    }
     if (stop) {
       if (!j->prm.quiet)
         PetscCall(
@@ -183,8 +212,13 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       break;
     }
   }
-  if (j->output && j->lastFrame != j->s.step) PetscCall(H5MDWriteFrame(&j->w, &j->s));
-  if (j->chk && j->lastChk != j->s.step) PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+  if (j->blownStep < 0 && j->s.ovlStep != j->s.step) { /* the end is always measured (the summary's) */
+    PetscCall(SampleOverlap(j));
+    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) j->blownStep = j->s.step;
+  }
+  /* the last state, unless it has blown up: then the last good snapshot and checkpoint stay */
+  if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) PetscCall(H5MDWriteFrame(&j->w, &j->s));
+  if (j->chk && j->lastChk != j->s.step && j->blownStep < 0) PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
   PetscCall(PetscTime(&j->t1));
   PetscCall(PBDFinishDisplacement(&j->s));
   PetscCall(PetscLogStagePop());
@@ -296,6 +330,24 @@ static PetscErrorCode Run(int *argc, char ***argv)
   }
   PetscCall(JobSetUp(comm, &job));
   PetscCall(JobLoop(comm, &job));
+  if (job.blownStep >= 0) { /* close the files (they stay readable), then one error */
+    const PetscReal ovl = job.s.ovlMax, d = job.ovlBound / job.prm.overlapAbort;
+    char            kept[2 * PETSC_MAX_PATH_LEN + 128] = "";
+    if (job.output)
+      PetscCall(PetscSNPrintf(kept, sizeof(kept), "; the snapshots in %s.h5 end at step %" PetscInt_FMT, job.prm.output,
+                              job.lastFrame));
+    if (job.chk && job.lastChk >= 0)
+      PetscCall(PetscSNPrintf(kept + strlen(kept), sizeof(kept) - strlen(kept),
+                              "; the checkpoint %s is of step %" PetscInt_FMT, job.prm.checkpoint, job.lastChk));
+    if (job.output) PetscCall(H5MDClose(&job.w, 0));
+    PetscCall(TrajectoryClose(&job.traj));
+    PetscCall(SimDestroy(&job.s));
+    SETERRQ(comm, PETSC_ERR_NOT_CONVERGED,
+            "the run has blown up: an overlap of %g (%.3g of the smallest diameter %g) at step %" PetscInt_FMT
+            " is more than -overlap_abort %g of it. The time step -dt is too large for the stepper and the scene "
+            "(README: the steppers' stability), or the stepper diverges here%s",
+            (double)ovl, (double)(ovl / d), (double)d, job.blownStep, (double)job.prm.overlapAbort, kept);
+  }
   PetscCall(JobSummary(comm, &job));
   if (job.output) PetscCall(H5MDClose(&job.w, (PetscReal)(job.t1 - job.t0)));
   PetscCall(TrajectoryClose(&job.traj));

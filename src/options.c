@@ -64,6 +64,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->overlapMaxSweeps                                       = 100000;
   p->progress                                               = 0;
   p->overlapEvery      = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
+  p->overlapAbort      = 2; /* two smallest diameters: disks pass through each other (main.c) */
   p->map               = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
   p->quiet             = PETSC_FALSE;
@@ -76,7 +77,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->flushEvery      = 10;
   p->outputRound     = 65536;
   p->traj[0]         = 0;
-  p->trajFps         = 10;
+  p->trajFps         = -1; /* default: near 10 fps, a whole number of steps (OutputCheck) */
   p->geometry[0]     = 0;
   p->walk            = PETSC_TRUE;
   p->eikH            = 0.1;
@@ -152,8 +153,39 @@ static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const ch
   d->noff = count ? (size_t)((const char *)count - (const char *)p) : 0;
   d->per  = per;
   d->list = list;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &d->given));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscBool ParamsGiven(const Params *p, const char *name)
+{
+  for (PetscInt k = 0; k < p->ndecl; k++)
+    if (!strcmp(p->decl[k].name, name)) return p->decl[k].given;
+  return PETSC_FALSE;
+}
+
+/* A value PETSc cannot parse ("abc" for a real, "maybe" for a bool, a YAML list for a
+   choice) is one error that names the option and shows its whole text: PETSc's own
+   message names neither.  The options are the same on every rank, so every rank fails
+   here and the error is collective. */
+static PetscErrorCode BadValue(Opt *o, const char *name, const char *want)
+{
+  char      raw[256] = "";
+  PetscBool set;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, name, raw, sizeof(raw), &set));
+  SETERRQ(o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not %s", name, raw, want);
+}
+
+/* call: a PETSc option query, run with PETSc's error handler silenced */
+#define OPT_PARSE(o, name, want, call) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    if (ierr_) PetscCall(BadValue(o, name, want)); \
+  } while (0)
 
 static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const PetscReal *v)
 {
@@ -173,7 +205,7 @@ static PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const c
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscBool         s;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsReal(name, help, NULL, *v, v, &s));
+  OPT_PARSE(o, name, "a number", PetscOptionsReal(name, help, NULL, *v, v, &s));
   if (s) PetscCall(CheckFinite(o, name, 1, v));
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_REAL, name, v, 1, NULL, 1, NULL));
@@ -186,21 +218,28 @@ static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const 
                                PetscInt *count, PetscInt per, const char *what, PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscInt          n                  = want;
+  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
+  PetscReal        *buf;
   PetscBool         s;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsRealArray(name, help, NULL, v, &n, &s));
+  PetscCall(PetscMalloc1(want + 1, &buf));
+  PetscCall(PetscArraycpy(buf, v, want));
+  OPT_PARSE(o, name, "a list of comma-separated numbers", PetscOptionsRealArray(name, help, NULL, buf, &n, &s));
   if (s) {
     if (!count)
       PetscCheck(n == want, o->comm, PETSC_ERR_USER_INPUT,
-                 "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+                 "option %s needs %" PetscInt_FMT " comma-separated numbers, got %s%" PetscInt_FMT, name, want,
+                 n > want ? "more than " : "", n > want ? want : n);
     else
-      PetscCheck(n > 0 && n % per == 0, o->comm, PETSC_ERR_USER_INPUT,
-                 "option %s needs groups of %" PetscInt_FMT " numbers %s; got %" PetscInt_FMT " numbers", name, per,
-                 what, n);
-    PetscCall(CheckFinite(o, name, n, v));
+      PetscCheck(n > 0 && n <= want && n % per == 0, o->comm, PETSC_ERR_USER_INPUT,
+                 "option %s needs groups of %" PetscInt_FMT " numbers %s (at most %" PetscInt_FMT
+                 " numbers); got %s%" PetscInt_FMT " numbers",
+                 name, per, what, want, n > want ? "more than " : "", n > want ? want : n);
+    PetscCall(CheckFinite(o, name, n, buf));
+    PetscCall(PetscArraycpy(v, buf, n));
     if (count) *count = n / per;
   }
+  PetscCall(PetscFree(buf));
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_REALS, name, v, count ? -1 : want, count, per, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,12 +294,18 @@ static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const c
                               PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscInt          n                  = want;
+  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
+  PetscInt         *buf;
   PetscBool         s;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsIntArray(name, help, NULL, v, &n, &s));
+  PetscCall(PetscMalloc1(want + 1, &buf));
+  PetscCall(PetscArraycpy(buf, v, want));
+  OPT_PARSE(o, name, "a list of comma-separated integers", PetscOptionsIntArray(name, help, NULL, buf, &n, &s));
   PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT,
-             "option %s needs %" PetscInt_FMT " comma-separated numbers, got %" PetscInt_FMT, name, want, n);
+             "option %s needs %" PetscInt_FMT " comma-separated integers, got %s%" PetscInt_FMT, name, want,
+             n > want ? "more than " : "", n > want ? want : n);
+  if (s) PetscCall(PetscArraycpy(v, buf, want));
+  PetscCall(PetscFree(buf));
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -270,7 +315,7 @@ static PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const c
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsBool(name, help, NULL, *v, v, NULL));
+  OPT_PARSE(o, name, "a boolean (true or false, yes or no, 1 or 0)", PetscOptionsBool(name, help, NULL, *v, v, NULL));
   PetscCall(Declare(o, kind, OPTT_BOOL, name, v, 1, NULL, 1, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -292,7 +337,12 @@ static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const c
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          k                  = *v;
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
+  char              want[256] = "one of:";
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlcat(want, " ", sizeof(want)));
+    PetscCall(PetscStrlcat(want, list[i], sizeof(want)));
+  }
+  OPT_PARSE(o, name, want, PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
   *v = (int)k;
   PetscCall(Declare(o, kind, OPTT_ENUM, name, v, 1, NULL, 1, list));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -343,16 +393,24 @@ PetscReal ParamsExitDepth(const Params *p)
 
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
 {
-  const PetscReal k = 1 / (prm->trajFps * prm->dt);
+  const PetscReal k = 1 / (prm->trajFps * prm->dt), dt = prm->dt;
   PetscFunctionBeginUser;
-  PetscCheck(k >= 0.5 && k < 1e9, comm, PETSC_ERR_USER_INPUT,
-             "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g)",
-             (double)prm->trajFps, (double)prm->dt, (double)k);
+  PetscCheck(k >= 0.5, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: more than one frame a step; the most is 1 / dt = %.6g fps",
+             (double)prm->trajFps, (double)dt, (double)(1 / dt));
+  PetscCheck(k <= 1e9, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: fewer than one frame in 10^9 steps; the fewest is 1 / (10^9 dt) = "
+             "%.6g fps",
+             (double)prm->trajFps, (double)dt, (double)(1 / (1e9 * dt)));
   *stride = (PetscInt)PetscFloorReal(k + 0.5);
-  PetscCheck(PetscAbsReal(k - (PetscReal)*stride) <= 1e-9 * k, comm, PETSC_ERR_USER_INPUT,
-             "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number of steps (1 / (fps dt) = %.6g); "
-             "choose fps = 1 / (k dt)",
-             (double)prm->trajFps, (double)prm->dt, (double)k);
+  if (PetscAbsReal(k - (PetscReal)*stride) > 1e-9 * k) { /* the two rates of whole strides around it */
+    const PetscReal lo = PetscFloorReal(k), hi = PetscCeilReal(k);
+    SETERRQ(comm, PETSC_ERR_USER_INPUT,
+            "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number k of steps, fps = 1 / (k dt); "
+            "the nearest are %.6g fps (k = %.0f) and %.6g fps (k = %.0f)",
+            (double)prm->trajFps, (double)dt, (double)(1 / (hi * dt)), (double)hi,
+            (double)(1 / (PetscMax(lo, 1) * dt)), (double)PetscMax(lo, 1));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -642,12 +700,17 @@ static PetscErrorCode OutputSetFromOptions(Opt *o)
                    "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress "
                    "samples only; default 1 for crowds, 0 otherwise)",
                    &p->overlapEvery, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-overlap_abort",
+                    "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 2): the "
+                    "steps have blown up (0: never; the last snapshot and checkpoint are kept)",
+                    &p->overlapAbort, NULL));
   PetscCall(OptString(o, OPT_RUN, "-trajectory",
                       "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive "
                       "layout, which PedPy reads (docs/crowd.md)",
                       p->traj, sizeof(p->traj), NULL));
   PetscCall(OptReal(o, OPT_RUN, "-trajectory_fps",
-                    "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole)",
+                    "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole; default: "
+                    "the rate nearest 10 fps that is, 10 fps itself when dt divides 0.1 s)",
                     &p->trajFps, NULL));
   PetscCall(OptString(o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint,
                       sizeof(p->checkpoint), NULL));
@@ -764,8 +827,14 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
   PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
              "-route_interval %.6g: must be > 0", (double)p->routeInterval);
+  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm, PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be in [-dt, 1e9] s (-dt %.6g): the queues are counted at most once a step",
+             (double)p->routeInterval, (double)p->dt);
   PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
              "-route_reconsider %.6g: must be >= -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeReconsider <= 1e6 * p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be at most 10^6 -route_interval (%.6g)", (double)p->routeReconsider,
              (double)p->routeInterval);
   PetscCheck(p->routeCommit >= 0, comm, PETSC_ERR_USER_INPUT, "-route_commit %.6g: must be >= 0",
              (double)p->routeCommit);
@@ -782,6 +851,16 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
              PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
              (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
+    const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0), rmin = p->radius * (1 - p->poly);
+    if (vmax * p->dt > rmin)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "throng: warning: -dt %g: the fastest agent (%g m/s) steps %g m, more than the smallest "
+                             "radius %g m; the time-gap law then lets agents overlap and collide. The largest step it "
+                             "allows is r_min / v_max = %.3g s (docs/crowd.md); -overlap_abort stops a run that blows "
+                             "up\n",
+                             (double)p->dt, (double)vmax, (double)(vmax * p->dt), (double)rmin, (double)(rmin / vmax)));
+  }
   for (int k = 0; k < 2; k++)
     PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT,
                "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
@@ -846,6 +925,10 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0",
              p->overlapEvery);
   if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
+  PetscCheck(p->overlapAbort >= 0, comm, PETSC_ERR_USER_INPUT,
+             "-overlap_abort %g: must be >= 0 (a fraction of the smallest diameter; 0: never)", (double)p->overlapAbort);
+  if (p->trajFps == -1) /* not given: a frame every round(0.1 s / dt) steps, 10 fps if dt divides 0.1 s */
+    p->trajFps = 1 / (p->dt * PetscMax(1, PetscFloorReal(1 / (10 * p->dt) + 0.5)));
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);

@@ -100,6 +100,12 @@ static PetscErrorCode PenaltyCheck(MPI_Comm comm, Params *p)
   PetscFunctionBeginUser;
   PetscCheck(p->penalty > 0 && PetscIsNormalReal(p->penalty), comm, PETSC_ERR_USER_INPUT,
              "-penalty_gamma %g: must be > 0", (double)p->penalty);
+  if (p->dt * p->penalty > 0.5) /* explicit Euler on the penalty springs: docs/solvers.md */
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                           "throng: warning: -solver penalty with -dt %g and -penalty_gamma %g: h gamma = %g is above "
+                           "1/2, where the explicit penalty step is stable (docs/solvers.md); expect the overlaps to "
+                           "grow until -overlap_abort stops the run\n",
+                           (double)p->dt, (double)p->penalty, (double)(p->dt * p->penalty)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

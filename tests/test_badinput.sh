@@ -3,7 +3,7 @@
 # PETSc traceback and no hang, at 1 and 2 ranks.
 #   test_badinput.sh path/to/throng path/to/mpiexec
 set -u
-THRONG=$1; MPIEXEC=${2:-mpiexec}
+THRONG=$1; MPIEXEC=${2:-mpiexec}; SRC=$(cd "$(dirname "$0")/.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 passed=0; failed=0
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
@@ -101,7 +101,7 @@ expect_error "need"                           -n 100000 -init lattice -init_phi 
 expect_error "overlapping disks"              -n 2000 -init uniform -init_overlap error
 expect_error "not inside the box"             -init_region -10,0,5,5 -box 0,0,100,100
 expect_error "not a number"                  -radius abc
-expect_error "Unknown option bogus for -init" -init bogus
+expect_error "option -init: 'bogus' is not one of: lattice jitter uniform file" -init bogus
 expect_error "line 3: expected"               -init file -init_file "$dir/badline.txt" -box 0,0,20,20 -tile 2
 expect_error "line 2: the disk is outside"    -init file -init_file "$dir/outside.txt" -box 0,0,20,20 -tile 2
 expect_error "line 2: the radius must be"     -init file -init_file "$dir/negr.txt" -box 0,0,20,20 -tile 2
@@ -164,9 +164,9 @@ NP=2 expect_error "line 3: an empty route target" -geometry "$dir/route_space.wk
 NP=2 expect_error "-route_interval 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_interval 0
 NP=2 expect_error "-route_reconsider 1: must be >= -route_interval (2)" -geometry "$dir/room.wkt" -n 10 -route_reconsider 1
 NP=2 expect_error "-waypoint_radius 0: must be > 0" -geometry "$dir/room.wkt" -n 10 -waypoint_radius 0
-NP=2 expect_error "Unknown option fastest for -route_choice" -geometry "$dir/room.wkt" -n 10 -route_choice fastest
-expect_error "Unknown option walk for -crowd_model" -geometry "$dir/room.wkt" -n 10 -crowd_model walk
-expect_error "-trajectory_fps 7 with -dt 0.02: a frame must be a whole number of steps" -geometry "$dir/room.wkt" -n 10 -dt 0.02 -trajectory "$dir/t.h5" -trajectory_fps 7
+NP=2 expect_error "option -route_choice: 'fastest' is not one of: nearest quickest" -geometry "$dir/room.wkt" -n 10 -route_choice fastest
+expect_error "option -crowd_model: 'walk' is not one of: csm projection" -geometry "$dir/room.wkt" -n 10 -crowd_model walk
+expect_error "-trajectory_fps 7 with -dt 0.02: a frame must be a whole number k of steps, fps = 1 / (k dt); the nearest are 6.25 fps (k = 8) and 7.14286 fps (k = 7)" -geometry "$dir/room.wkt" -n 10 -dt 0.02 -trajectory "$dir/t.h5" -trajectory_fps 7
 expect_error "the snapshots of -output '$dir/same.h5' and -trajectory '$dir/same.h5' are the same file" -geometry "$dir/room.wkt" -n 10 -output "$dir/same" -trajectory "$dir/same.h5"
 # issue 26: inputs that are no files (a directory hung 2 ranks), binary data, and outputs
 # that name an input or another output however the path is written
@@ -178,6 +178,23 @@ expect_error "config file (-options_file_yaml) '$dir' is a directory, not a file
 expect_error "-init_file '$dir' is a directory, not a file" -init file -init_file "$dir" -box 0,0,20,20
 expect_error "restart file (-restart) '$dir' is a directory, not a file" -restart "$dir"
 expect_error "-geometry file '/dev/zero' is not a regular file" -geometry /dev/zero -n 10
+# issue 26: a list option with values too many, values that PETSc cannot parse named
+# with their option and their whole text, a route interval that overflowed
+printf 'n: 100\nbox: [0, 0, 10]\n' > "$dir/short.yaml"; printf 'n: 100\nbox: [0, 0, 10, 10, 5]\n' > "$dir/long.yaml"
+printf 'walk: maybe\n' > "$dir/maybe.yaml"; printf 'radius: .nan\n' > "$dir/dotnan.yaml"
+printf 'route_choice: [nearest, quickest]\n' > "$dir/choices.yaml"
+expect_error "option -csm_repulsion needs 2 comma-separated numbers, got more than 2" -geometry "$dir/room.wkt" -n 10 -csm_repulsion 8,0.1,3
+expect_error "option -speed needs 4 comma-separated numbers, got more than 4" -geometry "$dir/room.wkt" -n 10 -speed 1.34,0.26,0.5,2.2,7
+expect_error "option -box needs 4 comma-separated numbers, got more than 4" -box 0,0,10,10,5
+expect_error "option -box needs 4 comma-separated numbers, got more than 4" -options_file_yaml "$dir/long.yaml"
+expect_error "option -box needs 4 comma-separated numbers, got 3" -options_file_yaml "$dir/short.yaml"
+expect_error "option -groups needs groups of 5 numbers" -geometry "$dir/room.wkt" -groups 0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1,0,0,5,5,1
+expect_error "option -csm_repulsion: 'abc,0.1' is not a list of comma-separated numbers" -geometry "$dir/room.wkt" -n 10 -csm_repulsion abc,0.1
+expect_error "option -walk: 'maybe' is not a boolean" -geometry "$dir/room.wkt" -n 10 -options_file_yaml "$dir/maybe.yaml"
+expect_error "option -radius: '.nan' is not a number" -options_file_yaml "$dir/dotnan.yaml"
+expect_error "option -route_choice: 'nearest,quickest' is not one of: nearest quickest" -geometry "$dir/room.wkt" -n 10 -options_file_yaml "$dir/choices.yaml"
+NP=2 expect_error "-route_interval 1e-300: must be in [-dt, 1e9] s" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_interval 1e-300
+NP=2 expect_error "-route_reconsider 1e+300: must be at most 10^6 -route_interval" -geometry "$dir/room.wkt" -n 10 -route_choice quickest -route_reconsider 1e300
 expect_error "holds a NUL byte at byte 6: it is binary data" -options_file_yaml "$dir/binary.yaml"
 expect_error "-trajectory '$dir/g.wkt' is the file -geometry '$dir/g.wkt' reads" -geometry "$dir/g.wkt" -n 10 -trajectory "$dir/g.wkt"
 expect_error "-trajectory '$dir/c.yaml' is the file -options_file_yaml '$dir/c.yaml' reads" -geometry "$dir/g.wkt" -options_file_yaml "$dir/c.yaml" -trajectory "$dir/c.yaml"
@@ -191,7 +208,17 @@ expect_error "option -groups needs groups of 5 numbers x0,y0,x1,y1,n; got 4" -gr
 expect_error "-solver edmd runs hard disks in a box" -solver edmd -geometry "$dir/room.wkt" -n 10 -radius 0.2
 expect_error "-solver edmd cannot restart yet" -solver edmd -restart "$dir/nope.h5"
 expect_error "edmd_temperature 0" -solver edmd -edmd_temperature 0
-expect_error "not a valid hard-disk start on replica 0: edmd: disks overlap" -solver edmd -n 500 -init uniform -init_overlap error -init_overlap_tol 10 -box 0,0,10,10 -polydispersity 0
+expect_error "-solver edmd ignores -checkpoint_every: it cannot checkpoint yet" -solver edmd -edmd_periodic -n 1000 -radius 0.5 -polydispersity 0 -box 0,0,40,40 -dt 1 -output "$dir/e" -checkpoint_every 5
+expect_error "-solver edmd ignores -trajectory" -solver edmd -n 100 -trajectory "$dir/e.h5"
+printf 'walkable POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))\nexit LINESTRING (1 0.2, 1 0.8)\n' > "$dir/tiny.wkt"
+expect_error "-init uniform: 1000000 disks cover 70685.8, more than the" -geometry "$dir/tiny.wkt" -n 1000000 -init uniform -init_overlap_max_sweeps 1
+# issue 26: a run that blows up stops with an error (-overlap_abort), whatever the stepper
+expect_error "the run has blown up: an overlap of" -options_file_yaml "$SRC/configs/room.yaml" -dt 0.2
+expect_error "the run has blown up: an overlap of" -n 2000 -solver penalty -dt 0.01 -steps 200
+expect_error "-overlap_abort -1: must be >= 0" -overlap_abort -1
+expect_error "-solver edmd ignores -attract_gamma" -solver edmd -n 100 -attract_gamma 1
+expect_error "-trajectory_fps 1e-09 with -dt 0.02: fewer than one frame in 10^9 steps" -geometry "$dir/room.wkt" -n 10 -trajectory "$dir/t.h5" -trajectory_fps 1e-9
+expect_error "not a valid hard-disk start on replica 0: edmd: disks overlap" -solver edmd -n 100 -init uniform -init_overlap error -init_overlap_tol 10 -box 0,0,10,10 -polydispersity 0
 expect_error "line 3: 'sensor' needs a non-empty LINESTRING" -geometry "$dir/pointsensor.wkt" -n 10 -radius 0.2
 expect_error "line 3: the sensor has no segment" -geometry "$dir/zerosensor.wkt" -n 10 -radius 0.2
 expect_error "-groups_density needs a crowd -geometry" -groups_density -groups 0,0,5,5,1

@@ -14,10 +14,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 passed=0; failed=0
 golden() { # expected digest, ranks, options...
   local want=$1 np=$2; shift 2
-  local got
-  got=$(timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none "$@" 2>&1 | sed -n 's/^state-digest: //p')
-  if [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $np ranks $*"
-  else failed=$((failed + 1)); echo "FAIL: $np ranks $*: digest '${got}', golden $want" >&2; fi
+  local got log rc
+  log=$(timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none "$@" 2>&1)
+  rc=$? # the run's own status, not a pipe's last command's
+  got=$(printf '%s\n' "$log" | sed -n 's/^state-digest: //p')
+  if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $np ranks $*"
+  else failed=$((failed + 1)); echo "FAIL: $np ranks $* (exit $rc): digest '${got}', golden $want" >&2; fi
 }
 golden 29cca3c51f8b5965db996bef000b9a12 2 -n 3000 -steps 200                        # granular, pbd
 golden 29cca3c51f8b5965db996bef000b9a12 3 -n 3000 -steps 200

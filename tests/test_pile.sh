@@ -14,38 +14,41 @@
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; CONF=$(readlink -f "$3")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
+cd "$dir" || exit 1
 digest() { sed -n 's/^state-digest: //p' "$1"; }
 largest() { sed -n 's/^summary: max_overlap \([^ ]*\) (\([^ ]*\) of the mean diameter.*/\2/p' "$1"; }
 run() { # ranks, log, options...
   local np=$1 log=$2; shift 2
-  timeout 600 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml "$CONF/bench-dense.yaml" "$@" >"$log" 2>&1
+  logged "$log" timeout 600 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -options_file_yaml "$CONF/bench-dense.yaml" "$@"
 }
 
 PILE="-n 4000 -box 0,0,20.5,201 -steps 4000 -progress 0 -overlap_every 10 -output none -checkpoint none"
-run 1 pbdw.log $PILE -solver pbdw; check "pbdw pile run failed: $(tail -2 pbdw.log)" $?
-run 1 pbd.log $PILE -solver pbd; check "pbd pile run failed" $?
+# shellcheck disable=SC2086 # the option strings are word lists
+check "pbdw pile run failed" run 1 pbdw.log $PILE -solver pbdw
+# shellcheck disable=SC2086
+check "pbd pile run failed" run 1 pbd.log $PILE -solver pbd
 a=$(largest pbdw.log); b=$(largest pbd.log)
 echo "200-layer pile, largest overlap over 4000 steps (of a diameter): pbdw $a, pbd $b"
-awk -v a="${a:-1}" 'BEGIN { exit !(a <= 0.012) }'; check "pbdw: largest overlap $a > 1.2 % of a diameter" $?
-! grep -q skin_exceeded pbdw.log; check "pbdw: skin exceeded" $?
-awk -v b="${b:-0}" 'BEGIN { exit !(b > 0.05) }'; check "pbd: largest overlap $b <= 5 %: the pile no longer tells the steppers apart" $?
+check "pbdw: largest overlap $a > 1.2 % of a diameter" holds 'a <= 0.012' a="$a"
+check "pbdw: skin exceeded" not grep -q skin_exceeded pbdw.log
+check "pbd: largest overlap $b <= 5 %: the pile no longer tells the steppers apart" holds 'b > 0.05' b="$b"
 
 S="-n 4000 -box 0,0,20.5,201 -solver pbdw -progress 0 -quiet"
-run 1 r1.log $S -steps 600 -output none -checkpoint none; check "1-rank run failed" $?
+# shellcheck disable=SC2086
+check "1-rank run failed" run 1 r1.log $S -steps 600 -output none -checkpoint none
 for np in 2 3; do
-  run $np r$np.log $S -steps 600 -output none -checkpoint none; check "$np-rank run failed" $?
-  [ -n "$(digest r1.log)" ] && [ "$(digest r$np.log)" = "$(digest r1.log)" ]
-  check "pbdw: digest on $np ranks $(digest r$np.log) != 1 rank $(digest r1.log)" $?
+  # shellcheck disable=SC2086
+  check "$np-rank run failed" run $np r$np.log $S -steps 600 -output none -checkpoint none
+  check "pbdw: digest on $np ranks $(digest r$np.log) != 1 rank $(digest r1.log)" same "$(digest r$np.log)" "$(digest r1.log)"
 done
-run 2 a.log $S -steps 250 -output "$dir/a" -output_every 0 -checkpoint_every 250; check "checkpointed run failed" $?
-run 3 b.log $S -steps 600 -output "$dir/b" -output_every 0 -restart a.chk.h5; check "restart failed: $(tail -2 b.log)" $?
-[ -n "$(digest r1.log)" ] && [ "$(digest b.log)" = "$(digest r1.log)" ]
-check "pbdw restart (2 -> 3 ranks): digest $(digest b.log) != straight $(digest r1.log)" $?
-h5ls a.chk.h5/checkpoint 2>/dev/null | grep -q warm_c0; check "the checkpoint has no contact slots (warm_c0)" $?
+# shellcheck disable=SC2086
+check "checkpointed run failed" run 2 a.log $S -steps 250 -output "$dir/a" -output_every 0 -checkpoint_every 250
+# shellcheck disable=SC2086
+check "restart failed" run 3 b.log $S -steps 600 -output "$dir/b" -output_every 0 -restart a.chk.h5
+check "pbdw restart (2 -> 3 ranks): digest $(digest b.log) != straight $(digest r1.log)" same "$(digest b.log)" "$(digest r1.log)"
+check "the checkpoint has no contact slots (warm_c0)" eval 'h5ls a.chk.h5/checkpoint 2>/dev/null | grep -q warm_c0'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -117,7 +117,8 @@ expect "truncated or corrupted" truncated.chk.h5
 expect "not a throng checkpoint" straight.h5
 expect "format version 99" v99.chk.h5
 expect "not a readable HDF5" text.chk.h5
-expect "cannot open restart file" missing.chk.h5
+expect "cannot open restart file 'missing.chk.h5'" missing.chk.h5
+expect "restart file (-restart) '.' is a directory, not a file" .
 expect "is damaged: its checksum differs" flipped.chk.h5
 [ -f straight.chk.h5 ] && ok || bad "the straight run left no final checkpoint"
 

@@ -22,7 +22,8 @@ typedef struct {
   PetscInt           n;   /* number of values; -1: per x the PetscInt at noff     */
   size_t             noff;
   PetscInt           per;
-  const char *const *list; /* OPTT_ENUM: the names                                 */
+  const char *const *list;  /* OPTT_ENUM: the names                                 */
+  PetscBool          given; /* set on the command line, in the YAML file or by a scenario */
 } OptionDecl;
 #define THRONG_MAX_OPTIONS 112
 
@@ -111,6 +112,7 @@ typedef struct {
   PetscInt      overlapMaxSweeps; /* -init_overlap_max_sweeps                          */
   /* output */
   PetscInt   overlapEvery;                   /* -overlap_every K: measure the largest overlap every K steps */
+  PetscReal  overlapAbort;                   /* -overlap_abort F: stop when an overlap passes F d_min */
   PetscInt   progress;                       /* -progress K: a progress line every K steps (0: 10 lines)   */
   PetscBool  map;                            /* -map: print an ASCII density map of the final state        */
   PetscBool  checkConservation;              /* -check_conservation: verify ids after migrations    */
@@ -137,6 +139,8 @@ PetscReal ParamsExitDepth(const Params *p);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);
+/* Whether the option (name without the dash) was given, not left at its default. */
+PetscBool ParamsGiven(const Params *p, const char *name);
 PetscErrorCode CheckUnusedOptions(MPI_Comm comm);
 /* Before PetscInitialize(): take -options_file_yaml FILE out of argv (see options.c). */
 void           TakeConfigFile(int *argc, char ***argv);
