@@ -350,11 +350,14 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscCall(ReadText(comm, path, &text));
+  uint64_t hash = 0xcbf29ce484222325ULL; /* FNV-1a: the checkpoint's physics string holds it */
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++) hash = (hash ^ *c) * 0x100000001b3ULL;
   if (cache.text && !strcmp(cache.text, text)) { /* parsed before: a copy */
     PetscCall(PetscFree(text));
     PetscCheck(!needExit || cache.g.nexits > 0, comm, PETSC_ERR_USER_INPUT,
                "-geometry '%s': no 'exit' line: agents could never leave", path);
     PetscCall(GeometryCopy(&cache.g, g));
+    g->textHash = hash;
     PetscCall(PetscInfo(NULL, "geometry '%s': a copy of the first parse\n", path));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -552,6 +555,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GEOSWKTReader_destroy_r(h, rd);
   GEOS_finish_r(h);
   PetscCall(PetscFree(text));
+  g->textHash = hash;
   if (err[0]) {
     PetscCall(GeometryDestroy(g)); /* what was read before the error (fuzzing found the leak) */
     PetscCall(PetscFree(kept));

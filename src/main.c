@@ -185,6 +185,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       j->lastFrame = j->s.step;
     }
     if (chk) {
+      PetscCall(TrajectoryFlush(&j->traj)); /* its frames up to here survive a kill */
       PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
       j->lastChk = j->s.step;
       if (g_signal == 1) g_signal = 0;
@@ -218,7 +219,10 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
   }
   /* the last state, unless it has blown up: then the last good snapshot and checkpoint stay */
   if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) PetscCall(H5MDWriteFrame(&j->w, &j->s));
-  if (j->chk && j->lastChk != j->s.step && j->blownStep < 0) PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+  if (j->chk && j->lastChk != j->s.step && j->blownStep < 0) {
+    PetscCall(TrajectoryFlush(&j->traj));
+    PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+  }
   PetscCall(PetscTime(&j->t1));
   PetscCall(PBDFinishDisplacement(&j->s));
   PetscCall(PetscLogStagePop());

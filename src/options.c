@@ -380,6 +380,10 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
       PetscCall(PetscStrlcat(buf, v, len));
     }
   }
+  if (p->geometry[0]) { /* the scene's content, not only its path: a file edited in place is another scene */
+    PetscCall(PetscSNPrintf(v, sizeof(v), " geometry_content=%016llx", (unsigned long long)p->geomHash));
+    PetscCall(PetscStrlcat(buf, v, len));
+  }
   used = strlen(buf);
   PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -972,6 +976,7 @@ static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
                            the distance agents walk on beyond a door */
     Geometry geo;
     PetscCall(GeometryRead(comm, p->geometry, p->walk, &geo));
+    p->geomHash = geo.textHash;
     if (!g->box) {
       const PetscReal m = 2 * rmax + p->skin + ParamsExitDepth(p);
       p->box[0] = geo.bbox[0] - m, p->box[1] = geo.bbox[1] - m, p->box[2] = geo.bbox[2] + m,

@@ -18,9 +18,13 @@
  * of steps.  The rows of a frame are its agents in id order (idorder.c), so the file
  * does not depend on the rank count; frames follow each other.  The table grows by one
  * frame at a time (chunked, unlimited), written collectively by every rank's block of
- * rows.  A restart reopens the file and drops the rows of frames after the checkpoint's
- * step (the frame column is sorted: a binary search finds where they start); the frames
- * up to it were written before the checkpoint was.                                     */
+ * rows.  The file is flushed like the snapshots (at most every -output_flush_every
+ * seconds, rank 0's clock deciding for all) and always before a checkpoint is written,
+ * so a run killed with SIGKILL leaves a readable file that holds at least every frame up
+ * to its last checkpoint.  A restart reopens the file and drops the rows of frames after
+ * the checkpoint's step (the frame column is sorted: a binary search finds where they
+ * start).  It refuses a file that is no trajectory of throng's, or one written at another
+ * frame rate: its frame numbers would mean other times.                                */
 #include <throng/crowd.h>
 #include <throng/idorder.h>
 #include <string.h>
@@ -56,6 +60,8 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT,
              "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
   PetscCall(TrajectoryStride(comm, prm, &t->stride));
+  t->flushEvery = prm->flushEvery;
+  t->lastFlush  = -1e30;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (prm->restart[0] && !rank) {
     FILE *f = fopen(prm->traj, "rb");
@@ -69,8 +75,10 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   t->file = exists ? H5Fopen(prm->traj, H5F_ACC_RDWR, fapl) : H5Fcreate(prm->traj, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
   PetscCheck(t->file >= 0, comm, PETSC_ERR_FILE_OPEN,
-             "-trajectory: cannot %s HDF5 file '%s' (directory missing or not writable, or not an HDF5 file?)",
-             exists ? "open" : "create", prm->traj);
+             exists ? "-trajectory '%s' exists but is not a readable HDF5 file: give the trajectory file of the run "
+                      "this checkpoint belongs to, or a new name"
+                    : "-trajectory: cannot create HDF5 file '%s' (directory missing or not writable?)",
+             prm->traj);
   type = RowType();
   if (!exists) {
     const hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 16384;
@@ -101,7 +109,27 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   } else { /* a restart: keep the frames up to the checkpoint's */
     hid_t   sp;
     hsize_t n, lo = 0, hi;
-    PetscCallHDF5(comm, t->ds = H5Dopen2(t->file, "trajectory", H5P_DEFAULT));
+    double fps = 0;
+    int    bad = H5Lexists(t->file, "trajectory", H5P_DEFAULT) <= 0;
+    if (!bad) {
+      hid_t dt, a;
+      t->ds = H5Dopen2(t->file, "trajectory", H5P_DEFAULT);
+      dt    = t->ds >= 0 ? H5Dget_type(t->ds) : -1;
+      bad   = dt < 0 || H5Tget_class(dt) != H5T_COMPOUND || H5Tget_nmembers(dt) != 4 || H5Tget_size(dt) != sizeof(TrajRow);
+      if (dt >= 0) H5Tclose(dt);
+      a   = !bad && H5Aexists(t->ds, "fps") > 0 ? H5Aopen(t->ds, "fps", H5P_DEFAULT) : -1;
+      bad = bad || a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &fps) < 0;
+      if (a >= 0) H5Aclose(a);
+    }
+    PetscCall(IoAgree(comm, &bad));
+    PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
+               "-trajectory '%s' is an HDF5 file but not a trajectory that throng wrote (no 'trajectory' table of id, "
+               "frame, x, y with fps): give the trajectory file of the run this checkpoint belongs to, or a new name",
+               prm->traj);
+    PetscCheck(PetscAbsReal((PetscReal)fps - prm->trajFps) <= 1e-9 * prm->trajFps, comm, PETSC_ERR_USER_INPUT,
+               "-trajectory '%s' holds frames at %.6g fps, but this run writes %.6g fps: its frame numbers would mean "
+               "other times. Give -trajectory_fps %.17g, or another -trajectory file",
+               prm->traj, fps, (double)prm->trajFps, fps);
     PetscCallHDF5(comm, sp = H5Dget_space(t->ds));
     PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, &n, NULL));
     PetscCallHDF5(comm, H5Sclose(sp));
@@ -156,7 +184,26 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
     t->frames++;
   }
   PetscCall(IoRecsDestroy(&recs));
+  { /* flush at most every flushEvery seconds: rank 0's clock decides for all ranks */
+    PetscLogDouble now;
+    int            flush;
+    PetscCall(PetscTime(&now));
+    flush = now - t->lastFlush >= t->flushEvery;
+    PetscCallMPI(MPI_Bcast(&flush, 1, MPI_INT, 0, t->comm));
+    if (flush) {
+      PetscCall(TrajectoryFlush(t));
+      t->lastFlush = now;
+    }
+  }
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TrajectoryFlush(TrajWriter *t)
+{
+  PetscFunctionBeginUser;
+  if (t->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallHDF5Agree(t->comm, H5Fflush(t->file, H5F_SCOPE_GLOBAL), "flushing the trajectory file");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,6 +13,9 @@
 #     progress and load-balancing options ends with the straight run's digest.
 #  4. Options are declared only through the helpers of options.c, which record the kind:
 #     no other call of PetscOptions{Real,Int,Bool,String,EList,...} reads an option.
+#  5. The physics string holds the scene file's content (geometry_content, a hash), not
+#     only its path: a restart after the file was edited in place (a pillar added where
+#     agents stand, the exit moved) is refused, naming it (issue 26).
 #   test_restart_physics.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -77,6 +80,7 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
 tested=0
 while IFS= read -r item; do
   name=${item%%=*}; value=${item#*=}
+  if [ "$name" = geometry_content ]; then tested=$((tested + 1)); continue; fi # no option: 5. below
   new=$(changed "$name" "$value")
   log="$dir/r.$name.log"
   timeout 120 "$THRONG" "${O[@]}" "-$name" "$new" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/r" -checkpoint none >"$log" 2>&1
@@ -105,6 +109,16 @@ calls=$(awk '/^\/\* ---- Declaring an option/ { inside = 1 } /^PetscErrorCode Pa
   !inside && /PetscOptions(Get[A-Za-z]*|HasName|Real|Int|Bool|String|EList|Enum|RealArray|IntArray|Scalar|Int64|Range)[A-Za-z]*\(/ \
     && !/PetscOptionsGetAll\(/ && !(FILENAME ~ /scenarios\.c$/ && /"-scenario"|\(\*o\)\[0\]/) { print FILENAME ":" FNR ": " $0 }' src/*.c)
 [ -z "$calls" ] && ok || fail "options read outside the declaring helpers of options.c (their kind is not recorded): $calls"
+
+# 5. the scene edited in place between the checkpoint and the restart
+cp configs/geometry/room.wkt "$dir/edited.wkt"
+"$THRONG" "${O[@]}" -geometry "$dir/edited.wkt" -steps 100 -checkpoint_every 100 -output "$dir/e" >"$dir/e.log" 2>&1 || fail "the run on a copy of the room failed"
+grep -q '^geometry_content=[0-9a-f]\{16\}$' "$dir/physics.txt" && ok || fail "the physics string holds no geometry_content"
+printf 'walkable POLYGON ((0 0, 12 0, 12 8, 0 8, 0 0), (1 1, 3 1, 3 3, 1 3, 1 1))\nexit LINESTRING (12 3, 12 5)\n' >"$dir/edited.wkt"
+"$THRONG" "${O[@]}" -geometry "$dir/edited.wkt" -steps 200 -restart "$dir/e.chk.h5" -output "$dir/e2" >"$dir/e2.log" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "written for other equations.*" "$dir/e2.log" && grep -q -- "-geometry_content: file" "$dir/e2.log"; then ok
+else fail "a restart after the scene file was edited in place was not refused (exit $rc): $(grep -m1 error "$dir/e2.log")"; fi
 
 echo "$passed passed, $failed failed ($tested physics options)"
 [ "$failed" -eq 0 ]

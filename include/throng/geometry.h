@@ -38,6 +38,7 @@ typedef struct {
   PetscReal  bbox[4]; /* x0, y0, x1, y1 of the walkable area                            */
   PetscReal  area;
   char      *walkWKT; /* the walkable area's WKT, as given                               */
+  uint64_t   textHash; /* FNV-1a of the file's text: a restart checks the scene is the same */
 } Geometry;
 
 /* Read `path` (see geometry.c for the format) on every rank; errors are collective and

@@ -80,11 +80,14 @@ typedef struct {
   hsize_t  rows;   /* rows written                                                    */
   PetscInt stride; /* steps per frame                                                 */
   PetscInt frames;
+  PetscLogDouble lastFlush, flushEvery; /* -output_flush_every, as the snapshots        */
 } TrajWriter;
 /* Create the file (or, restarting, reopen it and drop the frames after the step). Collective. */
 PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t);
 /* Append the current state if the step starts a frame. Collective. */
 PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s);
+/* Flush the trajectory file (collective); main.c calls it before every checkpoint. */
+PetscErrorCode TrajectoryFlush(TrajWriter *t);
 PetscErrorCode TrajectoryClose(TrajWriter *t);
 /* Remember the state before the step that ends at a frame, for the frame's velocities
    (x_k - x_{k-1}) / h. Collective.                                                     */

@@ -68,6 +68,7 @@ typedef struct {
   char      edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
   char        geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
+  uint64_t    geomHash; /* the hash of its text (geometry.c), in the physics string          */
   PetscBool   walk;                         /* -walk: agents walk to the exits (false: walls only)        */
   PetscInt    nsched;                       /* -gravity_schedule t,gx,gy,...: the field from time t on    */
   PetscReal   sched[3 * 16];
