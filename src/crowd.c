@@ -126,10 +126,16 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
 {
   Crowd           *c      = CrowdOf(s);
   const Particles *p      = &s->P;
-  PetscReal        bad[4] = {-1, 0, 0, 0}; /* id, x, y, kind (1 outside, 2 on a wall, 3 no exit) */
+  PetscReal        bad[4] = {-1, 0, 0, 0}, /* id, x, y, kind (1 outside, 2 on a wall, 3 no exit,
+                                              4 every way out narrower than the smallest agent) */
+    rmin                  = PETSC_MAX_REAL;
+  GeometryPassable pass;
 
   PetscFunctionBeginUser;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < p->n; i++) rmin = PetscMin(rmin, p->r[i]);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rmin, 1, MPIU_REAL, MPI_MIN, s->dom.comm));
+  PetscCall(GeometryPassableCreate(c->geom, rmin < PETSC_MAX_REAL ? rmin : s->rmax, &pass));
   for (PetscInt i = 0; i < p->n && bad[0] < 0; i++) {
     PetscReal kind = 0;
     if (!GeometryInside(c->geom, p->x[i], p->y[i])) kind = 1;
@@ -139,6 +145,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
         if (SegmentDistance(&c->geom->wall[4 * k], p->x[i], p->y[i], &cx, &cy) < p->r[i]) kind = 2;
       }
       if (!kind && !isfinite(EikonalValue(&c->eik, p->x[i], p->y[i]))) kind = 3;
+      if (!kind && !GeometryPassableHas(pass, p->x[i], p->y[i])) kind = 4;
     }
     if (kind) bad[0] = (PetscReal)p->id[i], bad[1] = p->x[i], bad[2] = p->y[i], bad[3] = kind;
   }
@@ -157,12 +164,17 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
       PetscCheck(bad[3] != 2, s->dom.comm, PETSC_ERR_USER_INPUT,
                  "agent %.0f at (%g, %g) overlaps a wall of '%s': check -init_region and -radius", bad[0], bad[1],
                  bad[2], s->prm.geometry);
+      PetscCheck(bad[3] != 4, s->dom.comm, PETSC_ERR_USER_INPUT,
+                 "agent %.0f at (%g, %g) cannot reach any exit of '%s': every way out is narrower than the smallest "
+                 "agent (diameter %g m)",
+                 bad[0], bad[1], bad[2], s->prm.geometry, (double)(2 * rmin));
       SETERRQ(s->dom.comm, PETSC_ERR_USER_INPUT,
               "agent %.0f at (%g, %g) cannot reach any exit of '%s' (a region closed off by walls, or narrower than "
               "-eikonal_h)",
               bad[0], bad[1], bad[2], s->prm.geometry);
     }
   }
+  PetscCall(GeometryPassableDestroy(&pass));
   c->total = s->prm.n;
   PetscCall(RouterCreated(s, &c->route, c->geom));
   PetscCall(CrowdSensorsMark(s));
@@ -339,6 +351,19 @@ static PetscErrorCode ExitSetUp(Sim *s)
     for (PetscInt k = 0; k < g->nexit; k++) {
       const PetscReal *q = &g->exit[4 * k], dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy);
       const PetscReal  ox = L * c->exitNormal[2 * k], oy = L * c->exitNormal[2 * k + 1];
+      { /* the lane must lead out of the building: not into an obstacle (a hole) or back
+           into the area (a notch), where agents walking on would meet walls from behind */
+        const PetscReal quad[8] = {q[0], q[1], q[2], q[3], q[2] + ox, q[3] + oy, q[0] + ox, q[1] + oy};
+        PetscReal       inside;
+        PetscCall(GeometryShellOverlap(g, quad, &inside));
+        PetscCheck(inside <= 1e-6 * l * L, s->dom.comm, PETSC_ERR_USER_INPUT,
+                   "exit %" PetscInt_FMT " of '%s' (%g %g, %g %g) has no free space behind it: agents walk on %g m "
+                   "beyond a door before they leave (-exit_rule pass with the time-gap law), but %.3g m^2 of that "
+                   "lane lies inside the building (an obstacle, or the area again). Put the door on the outer "
+                   "boundary with open space behind it, or give -exit_rule reach",
+                   g->exitId[k], s->prm.geometry, (double)q[0], (double)q[1], (double)q[2], (double)q[3], (double)L,
+                   (double)inside);
+      }
       for (int e = 0; e < 2; e++) {
         PetscReal *w = &c->geom->wall[4 * (n0 + 2 * k + e)], *m = &c->geom->wallNormal[2 * (n0 + 2 * k + e)];
         w[0] = q[2 * e], w[1] = q[2 * e + 1], w[2] = q[2 * e] + ox, w[3] = q[2 * e + 1] + oy;
@@ -680,6 +705,12 @@ static PetscErrorCode ReportLines(const Sim *s, const Crowd *c, const Report *r)
                         "summary: crowd: %" PetscInt_FMT " of %" PetscInt64_FMT " agents left, %s %g s\n", r->tot,
                         c->total, r->tot == c->total ? "evacuation time" : "still inside at",
                         r->tot == c->total && r->tot ? (double)r->all[r->tot - 1].time : (double)s->time));
+  if (c->csm.checks > 0)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: -csm_check_reach: %" PetscInt64_FMT
+                          " neighbour sets within R (owned agents and ring ghosts of rank 0) over %" PetscInt64_FMT
+                          " steps, each equal to a brute-force search's\n",
+                          c->csm.compared, c->csm.checks));
   for (PetscInt e = 0; e < c->geom->nexits; e++) {
     Flow(per[e], first[e], last[e], &fl);
     PetscCall(PetscPrintf(PETSC_COMM_SELF,

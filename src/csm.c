@@ -296,15 +296,25 @@ PetscErrorCode CsmDestroy(Csm *m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -csm_check_reach: compare, for every owned agent and ring ghost, the number of agents
-   within R found through reach.c with a brute-force count over all agents (gathered on
-   every rank).  Collective; for tests only (O(N^2 / ranks)). */
+/* -csm_check_reach: compare, for every owned agent and ring ghost, the set of agents
+   within R found through reach.c with a brute-force search over all agents (gathered on
+   every rank): their number and a fingerprint of their ids (the sum of a 64-bit mix of
+   each id, which does not depend on the order found), so a neighbour swapped for
+   another is caught as well as one missed.  Collective; for tests only (O(N^2 / ranks)). */
+static uint64_t MixId(PetscInt64 id)
+{
+  uint64_t z = (uint64_t)id + 0x9e3779b97f4a7c15ULL; /* splitmix64's finaliser */
+  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 PetscErrorCode CsmCheckReach(Sim *s)
 {
   Csm             *m  = &CrowdOf(s)->csm;
   const Particles *p  = &s->P;
   Reach           *re = &m->reach;
-  PetscMPIInt      size, cnt = (PetscMPIInt)(2 * p->n), *cnts, *dsp;
+  PetscMPIInt      size, cnt = (PetscMPIInt)(3 * p->n), *cnts, *dsp;
   PetscReal       *all, R2 = m->range * m->range, bad[3] = {0, 0, 0};
   PetscInt         tot = 0;
 
@@ -316,35 +326,40 @@ PetscErrorCode CsmCheckReach(Sim *s)
   PetscCallMPI(MPI_Allgather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, s->dom.comm));
   dsp[0] = 0;
   for (PetscMPIInt k = 0; k < size; k++) dsp[k + 1] = dsp[k] + cnts[k];
-  tot = dsp[size] / 2;
-  PetscCall(PetscMalloc1(2 * (size_t)tot + 1, &all));
+  tot = dsp[size] / 3;
+  PetscCall(PetscMalloc1(3 * (size_t)tot + 1, &all));
   {
-    PetscReal *mine;
-    PetscCall(PetscMalloc1(2 * (size_t)p->n + 1, &mine));
-    for (PetscInt i = 0; i < p->n; i++) mine[2 * i] = p->x[i], mine[2 * i + 1] = p->y[i];
+    PetscReal *mine; /* x, y, id (exact in a double below 2^53) */
+    PetscCall(PetscMalloc1(3 * (size_t)p->n + 1, &mine));
+    for (PetscInt i = 0; i < p->n; i++)
+      mine[3 * i] = p->x[i], mine[3 * i + 1] = p->y[i], mine[3 * i + 2] = (PetscReal)p->id[i];
     PetscCallMPI(MPI_Allgatherv(mine, cnt, MPIU_REAL, all, cnts, dsp, MPIU_REAL, s->dom.comm));
     PetscCall(PetscFree(mine));
   }
   for (PetscInt i = 0; i < p->n + p->ng && !bad[0]; i++) {
     PetscInt brute = 0, found = 0, kx0, kx1, ky0, ky1;
+    uint64_t fb = 0, ff = 0; /* the sets' fingerprints */
     for (PetscInt j = 0; j < tot; j++) {
-      const PetscReal dx = all[2 * j] - p->x[i], dy = all[2 * j + 1] - p->y[i];
-      if (dx * dx + dy * dy < R2) brute++;
+      const PetscReal dx = all[3 * j] - p->x[i], dy = all[3 * j + 1] - p->y[i];
+      if (dx * dx + dy * dy < R2) brute++, fb += MixId((PetscInt64)all[3 * j + 2]);
     }
     ReachCells(re, p->x[i], p->y[i], &kx0, &kx1, &ky0, &ky1);
     for (PetscInt ky = ky0; ky <= ky1; ky++)
       for (PetscInt a = re->gbeg[ky * re->gn[0] + kx0]; a < re->gbeg[ky * re->gn[0] + kx1 + 1]; a++) {
         const PetscReal dx = re->ax[a] - p->x[i], dy = re->ay[a] - p->y[i];
-        if (dx * dx + dy * dy < R2) found++;
+        if (dx * dx + dy * dy < R2) found++, ff += MixId(re->aid[a]);
       }
-    if (found != brute) bad[0] = 1, bad[1] = (PetscReal)p->id[i], bad[2] = (PetscReal)(brute - found);
+    if (found != brute || ff != fb) bad[0] = 1, bad[1] = (PetscReal)p->id[i], bad[2] = (PetscReal)(brute - found);
+    m->compared++;
   }
   PetscCall(PetscFree(all));
   PetscCall(PetscFree2(cnts, dsp));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bad, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
   PetscCheck(!bad[0], s->dom.comm, PETSC_ERR_PLIB,
-             "-csm_check_reach: at step %" PetscInt_FMT " agent %.0f misses %.0f neighbours within R = %g", s->step,
-             bad[1], bad[2], (double)m->range);
+             "-csm_check_reach: at step %" PetscInt_FMT
+             " agent %.0f's neighbours within R = %g differ from a brute-force search (%.0f more found by brute "
+             "force; 0: other agents)",
+             s->step, bad[1], (double)m->range, bad[2]);
   m->checks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -42,6 +42,7 @@
 #include <geos_c.h>
 #include <stdarg.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
 
 typedef struct {
@@ -238,6 +239,8 @@ static PetscErrorCode Boundaries(GEOSContextHandle_t h, GEOSGeometry *walk, GEOS
 }
 
 /* The geometry's text on every rank (rank 0 reads the file: files.c), or one error. */
+#define GEOM_COORD_MAX 1e7 /* m: 10 000 km, and 1e-9 m resolution in double precision */
+
 static PetscErrorCode ReadText(MPI_Comm comm, const char *path, char **textp)
 {
   PetscFunctionBeginUser;
@@ -395,6 +398,21 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
         PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a coordinate is not a finite number", lineno));
         break;
       }
+      for (const char *c = strchr(line, '('); c && *c && !err[0];) { /* the coordinates' range */
+        char        *end;
+        const double v = strtod(c, &end);
+        if (end == c) {
+          c++;
+          continue;
+        }
+        if (PetscAbsReal((PetscReal)v) > GEOM_COORD_MAX)
+          PetscCall(PetscSNPrintf(err, sizeof(err),
+                                  "line %d: the coordinate %g is out of range: throng takes coordinates in metres up to "
+                                  "%g in magnitude",
+                                  lineno, v, (double)GEOM_COORD_MAX));
+        c = end;
+      }
+      if (err[0]) break;
       if (isExit || isWay) {
         TakeName(wktText, &wktText, name, lineno, err, sizeof(err));
         if (err[0]) break;
@@ -634,6 +652,120 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
 /* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
    order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
    agent may be in: the room plus each door's lane beyond its line (crowd.c). */
+struct _p_GeometryPassable {
+  GEOSContextHandle_t          h;
+  GEOSGeometry                *keep; /* the parts of the shrunk area that reach an exit */
+  const GEOSPreparedGeometry *prep;
+  PetscReal                    tol;
+};
+
+PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gpp)
+{
+  GeometryPassable gp;
+  GEOSWKTReader   *rd;
+  GEOSGeometry    *walk, *shrunk, **parts = NULL;
+  int              n = 0, kept = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&gp));
+  gp->h   = GEOS_init_r();
+  gp->tol = 1e-6 * r;
+  rd      = GEOSWKTReader_create_r(gp->h);
+  walk    = GEOSWKTReader_read_r(gp->h, rd, g->walkWKT);
+  GEOSWKTReader_destroy_r(gp->h, rd);
+  shrunk = walk ? GEOSBuffer_r(gp->h, walk, -r * (1 - 1e-9), 8) : NULL;
+  if (walk) GEOSGeom_destroy_r(gp->h, walk);
+  n = shrunk ? GEOSGetNumGeometries_r(gp->h, shrunk) : 0;
+  if (shrunk && GEOSisEmpty_r(gp->h, shrunk)) n = 0;
+  PetscCall(PetscMalloc1(n + 1, &parts));
+  for (int k = 0; k < n; k++) { /* a part that comes within r of a door line reaches it */
+    const GEOSGeometry *part = GEOSGetGeometryN_r(gp->h, shrunk, k);
+    PetscBool           out  = PETSC_FALSE;
+    for (PetscInt e = 0; e < g->nexit && !out; e++) {
+      GEOSCoordSequence *cs = GEOSCoordSeq_create_r(gp->h, 2, 2);
+      GEOSGeometry      *seg;
+      double             d = PETSC_MAX_REAL;
+      GEOSCoordSeq_setXY_r(gp->h, cs, 0, g->exit[4 * e], g->exit[4 * e + 1]);
+      GEOSCoordSeq_setXY_r(gp->h, cs, 1, g->exit[4 * e + 2], g->exit[4 * e + 3]);
+      seg = GEOSGeom_createLineString_r(gp->h, cs);
+      if (seg && GEOSDistance_r(gp->h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) out = PETSC_TRUE;
+      if (seg) GEOSGeom_destroy_r(gp->h, seg);
+    }
+    if (out) parts[kept++] = GEOSGeom_clone_r(gp->h, part);
+  }
+  if (shrunk) GEOSGeom_destroy_r(gp->h, shrunk);
+  gp->keep = GEOSGeom_createCollection_r(gp->h, GEOS_MULTIPOLYGON, parts, (unsigned)kept);
+  PetscCall(PetscFree(parts));
+  gp->prep = gp->keep ? GEOSPrepare_r(gp->h, gp->keep) : NULL;
+  PetscCheck(gp->prep, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not shrink the walkable area by an agent's radius");
+  *gpp = gp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool GeometryPassableHas(GeometryPassable gp, PetscReal x, PetscReal y)
+{
+  GEOSGeometry *pt;
+  double        d  = PETSC_MAX_REAL;
+  int           ok = 0;
+  if (GEOSisEmpty_r(gp->h, gp->keep)) return PETSC_FALSE;
+  pt = GEOSGeom_createPointFromXY_r(gp->h, x, y);
+  if (pt) ok = GEOSPreparedDistance_r(gp->h, gp->prep, pt, &d);
+  if (pt) GEOSGeom_destroy_r(gp->h, pt);
+  return ok && d <= gp->tol ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscErrorCode GeometryPassableDestroy(GeometryPassable *gpp)
+{
+  GeometryPassable gp = *gpp;
+  PetscFunctionBeginUser;
+  if (!gp) PetscFunctionReturn(PETSC_SUCCESS);
+  if (gp->prep) GEOSPreparedGeom_destroy_r(gp->h, gp->prep);
+  if (gp->keep) GEOSGeom_destroy_r(gp->h, gp->keep);
+  GEOS_finish_r(gp->h);
+  PetscCall(PetscFree(gp));
+  *gpp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, PetscReal *area)
+{
+  GEOSContextHandle_t h    = GEOS_init_r();
+  GEOSWKTReader      *rd   = GEOSWKTReader_create_r(h);
+  GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *lane = NULL;
+  GEOSCoordSequence  *cs   = GEOSCoordSeq_create_r(h, 5, 2);
+  double              a    = -1;
+
+  PetscFunctionBeginUser;
+  for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, quad[2 * (i % 4)], quad[2 * (i % 4) + 1]);
+  {
+    GEOSGeometry *ring = GEOSGeom_createLinearRing_r(h, cs);
+    lane               = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
+  }
+  if (walk && lane) {
+    const int n = GEOSGetNumGeometries_r(h, walk);
+    a           = 0;
+    for (int k = 0; k < n && a >= 0; k++) { /* each part's outer ring, as a polygon without holes */
+      const GEOSGeometry *part  = GEOSGetGeometryN_r(h, walk, k);
+      const GEOSGeometry *outer = part ? GEOSGetExteriorRing_r(h, part) : NULL;
+      GEOSGeometry       *ring  = outer ? GEOSGeom_clone_r(h, outer) : NULL;
+      GEOSGeometry       *shell = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
+      GEOSGeometry       *cut   = shell ? GEOSIntersection_r(h, shell, lane) : NULL;
+      double              ak    = 0;
+      if (!cut || !GEOSArea_r(h, cut, &ak)) a = -1;
+      else a += ak;
+      if (cut) GEOSGeom_destroy_r(h, cut);
+      if (shell) GEOSGeom_destroy_r(h, shell);
+    }
+  }
+  if (lane) GEOSGeom_destroy_r(h, lane);
+  if (walk) GEOSGeom_destroy_r(h, walk);
+  GEOSWKTReader_destroy_r(h, rd);
+  GEOS_finish_r(h);
+  PetscCheck(a >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not intersect a door's lane with the walkable area");
+  *area = (PetscReal)a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts)
 {
   GEOSContextHandle_t h   = GEOS_init_r();

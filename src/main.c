@@ -72,7 +72,7 @@ static PetscErrorCode JobOptions(MPI_Comm comm, int *argc, char ***argv, Params 
     *done = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(CheckUnusedOptions(comm));
+  PetscCall(CheckUnusedOptions(comm, prm));
   PetscCall(OutputPreflight(comm, prm)); /* before any work: the files must fit */
 
   PetscFunctionReturn(PETSC_SUCCESS);

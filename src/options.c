@@ -855,6 +855,9 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
              PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
              (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  PetscCheck(!p->csmCheck || (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM), comm, PETSC_ERR_USER_INPUT,
+             "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
+             "-crowd_model csm");
   if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
     const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0), rmin = p->radius * (1 - p->poly);
     if (vmax * p->dt > rmin)
@@ -1060,10 +1063,10 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
+PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p)
 {
   PetscInt n, nleft;
-  char   **names, **values, list[1024] = "";
+  char   **names, **values, list[1024] = "", mapping[256] = "";
 
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
@@ -1071,9 +1074,18 @@ PetscErrorCode CheckUnusedOptions(MPI_Comm comm)
   for (PetscInt i = 0; i < n; i++) {
     PetscCall(PetscStrlcat(list, " -", sizeof(list)));
     PetscCall(PetscStrlcat(list, names[i], sizeof(list)));
+    for (PetscInt k = 0; k < p->ndecl && !mapping[0]; k++) { /* YAML "name: {key: v}" arrives as -name_key */
+      const size_t l = strlen(p->decl[k].name);
+      if (!strncmp(names[i], p->decl[k].name, l) && names[i][l] == '_')
+        PetscCall(PetscSNPrintf(mapping, sizeof(mapping),
+                                " (-%s: was '%s:' given a YAML mapping? an option's value is a number, a word or a "
+                                "list)",
+                                names[i], p->decl[k].name));
+    }
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
-  PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)", nleft > 1 ? "s" : "", list);
+  PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)%s", nleft > 1 ? "s" : "", list,
+             mapping);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -204,7 +204,7 @@ expect_error "-trajectory '/dev/null' exists and is not a regular file" -geometr
 expect_error "-trajectory writes pedestrian trajectories: it needs a crowd" -n 10 -trajectory "$dir/t.h5"
 expect_error "gravity_schedule: the times must increase" -gravity_schedule 1,0,-1,0.5,0,1
 expect_error "-groups region 1 holds only"    -geometry "$dir/room.wkt" -radius 0.2 -groups 0.5,0.5,5,9.5,20,8,8,9.5,9.5,50
-expect_error "option -groups needs groups of 5 numbers x0,y0,x1,y1,n; got 4" -groups 0,0,5,5
+expect_error "option -groups needs groups of 5 numbers x0,y0,x1,y1,n (at most 80 numbers); got 4" -groups 0,0,5,5
 expect_error "-solver edmd runs hard disks in a box" -solver edmd -geometry "$dir/room.wkt" -n 10 -radius 0.2
 expect_error "-solver edmd cannot restart yet" -solver edmd -restart "$dir/nope.h5"
 expect_error "edmd_temperature 0" -solver edmd -edmd_temperature 0
@@ -213,9 +213,21 @@ expect_error "-solver edmd ignores -trajectory" -solver edmd -n 100 -trajectory 
 printf 'walkable POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))\nexit LINESTRING (1 0.2, 1 0.8)\n' > "$dir/tiny.wkt"
 expect_error "-init uniform: 1000000 disks cover 70685.8, more than the" -geometry "$dir/tiny.wkt" -n 1000000 -init uniform -init_overlap_max_sweeps 1
 # issue 26: a run that blows up stops with an error (-overlap_abort), whatever the stepper
-expect_error "the run has blown up: an overlap of" -options_file_yaml "$SRC/configs/room.yaml" -dt 0.2
+expect_error "the run has blown up: an overlap of" -options_file_yaml "$SRC/configs/room.yaml" -geometry "$SRC/configs/geometry/room.wkt" -dt 0.2
 expect_error "the run has blown up: an overlap of" -n 2000 -solver penalty -dt 0.01 -steps 200
-expect_error "-overlap_abort -1: must be >= 0" -overlap_abort -1
+expect_error "-overlap_abort -1.: must be >= 0" -overlap_abort -1
+printf 'walkable POLYGON ((0 0, 1e300 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/far.wkt"
+printf 'n: {a: 1}\n' > "$dir/mapping.yaml"
+expect_error "line 1: the coordinate 1e+300 is out of range: throng takes coordinates in metres up to 1e+07" -geometry "$dir/far.wkt" -n 10
+expect_error "unknown option: -n_a (see -help) (-n_a: was 'n:' given a YAML mapping?" -options_file_yaml "$dir/mapping.yaml"
+# a door without open space behind it (on an obstacle's face; onto another room 1 m
+# away), and an exit sealed by a wall with 1 mm gaps (issue 26)
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (4 4, 6 4, 6 6, 4 6, 4 4))\nexit LINESTRING (4 4.5, 4 5.5)\n' > "$dir/holedoor.wkt"
+printf 'walkable MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0)), ((11 0, 14 0, 14 10, 11 10, 11 0)))\nexit LINESTRING (10 4, 10 6)\nexit LINESTRING (14 4, 14 6)\n' > "$dir/notch.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (9 0.001, 9.5 0.001, 9.5 9.999, 9 9.999, 9 0.001))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/sealed.wkt"
+expect_error "exit 0 of '$dir/holedoor.wkt' (4. 4.5, 4. 5.5) has no free space behind it" -geometry "$dir/holedoor.wkt" -n 50
+expect_error "exit 0 of '$dir/notch.wkt' (10. 4., 10. 6.) has no free space behind it" -geometry "$dir/notch.wkt" -n 50
+expect_error "cannot reach any exit of '$dir/sealed.wkt': every way out is narrower than the smallest agent" -geometry "$dir/sealed.wkt" -n 50
 expect_error "-solver edmd ignores -attract_gamma" -solver edmd -n 100 -attract_gamma 1
 expect_error "-trajectory_fps 1e-09 with -dt 0.02: fewer than one frame in 10^9 steps" -geometry "$dir/room.wkt" -n 10 -trajectory "$dir/t.h5" -trajectory_fps 1e-9
 expect_error "not a valid hard-disk start on replica 0: edmd: disks overlap" -solver edmd -n 100 -init uniform -init_overlap error -init_overlap_tol 10 -box 0,0,10,10 -polydispersity 0

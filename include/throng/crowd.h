@@ -41,7 +41,8 @@ typedef struct {
   PetscInt   wn[2], *wbeg, *widx;
   PetscReal *nb; /* scratch: the neighbours of one agent, 5 arrays of cap */
   PetscInt   cap;
-  PetscInt64 checks; /* -csm_check_reach: steps checked                       */
+  PetscInt64 checks;   /* -csm_check_reach: steps checked                       */
+  PetscInt64 compared; /* ... neighbour sets compared on this rank              */
 } Csm;
 
 typedef struct {

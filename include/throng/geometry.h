@@ -59,4 +59,17 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
 /* The walkable area joined with n quadrilaterals (8 reals each: the corners in order), as
    WKT (PetscFree it; GEOS; not collective); *parts: how many polygons it is (PedPy's
    WalkableArea takes one). */
+/* The area of the quadrilateral quad (8 reals: the corners in order) that lies inside the
+   walkable area's outer rings, its holes filled: how far a door's lane runs into the
+   building (an obstacle, another room) instead of out of it (GEOS; not collective). */
+/* Where a disk of radius r can stand and still walk out: the walkable area shrunk by r
+   (GEOS buffer), keeping the parts that reach an exit.  A part cut off from every exit
+   by passages narrower than 2 r (an obstacle that seals a door but for millimetre gaps)
+   is dropped.  Not collective. */
+typedef struct _p_GeometryPassable *GeometryPassable;
+PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gp);
+/* Whether a disk centred at (x, y) is in the passable region (within 1e-6 r of it). */
+PetscBool      GeometryPassableHas(GeometryPassable gp, PetscReal x, PetscReal y);
+PetscErrorCode GeometryPassableDestroy(GeometryPassable *gp);
+PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, PetscReal *area);
 PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts);

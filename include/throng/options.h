@@ -142,7 +142,9 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);
 /* Whether the option (name without the dash) was given, not left at its default. */
 PetscBool ParamsGiven(const Params *p, const char *name);
-PetscErrorCode CheckUnusedOptions(MPI_Comm comm);
+/* Any option left unused is an error naming it (a YAML mapping given as a value, which
+   PETSc flattens to -name_key, is said to be one). */
+PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p);
 /* Before PetscInitialize(): take -options_file_yaml FILE out of argv (see options.c). */
 void           TakeConfigFile(int *argc, char ***argv);
 PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv);
