@@ -10,6 +10,8 @@
 #       runs COMMAND with its output in LOG; on failure prints LOG's last lines, so
 #       `check "run failed" logged run.log throng ...` shows why.
 #   not COMMAND [ARG...]     succeeds when COMMAND fails (`!` is no command)
+#   quiet COMMAND [ARG...]   COMMAND with its output discarded (a redirection after
+#                            `check ... CMD` would apply to check and hide its FAIL line)
 #   same A B                 A and B are equal and not empty (digests)
 #   holds EXPR [VAR=VALUE...]  awk's EXPR on the given variables is true, e.g.
 #                            `holds 'a <= 0.012' a="$a"` (an empty value is not a number: false)
@@ -51,6 +53,8 @@ logged() {
 }
 
 not() { ! "$@"; }
+
+quiet() { "$@" >/dev/null 2>&1; }
 
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
 

@@ -3,9 +3,9 @@
 #  1. No check is handed a `$?` on a line whose message holds a command substitution
 #     `$(...)`: the substitution runs first and resets `$?` to its own status, 0, so
 #     the check could never fail (issue 15, and again issue 26).  tests/lib.sh's check
-#     runs the command itself; scripts not yet moved to it must capture the status in
-#     a variable before the message.
-#  2. A test script that sources tests/lib.sh defines no check() of its own.
+#     runs the command itself and takes no status.
+#  2. Every test script (tests/test_*.sh) counts its checks with tests/lib.sh: it sources
+#     it and defines no check() of its own.
 #  3. shellcheck (Debian's package) finds no error in tests/ and jobs/.
 #   lint.sh [path/to/source]
 set -u
@@ -15,9 +15,9 @@ if grep -nE '^\s*check\b.*\$\([^(].*\s"?\$\?"?\s*$' tests/*.sh jobs/*.sh; then
   echo "FAIL: the checks above take \$? after a \$(...) in their message: they cannot fail" >&2
   fail=1
 fi
-for f in tests/*.sh; do
-  if grep -q 'lib\.sh"$' "$f" && grep -q '^check()' "$f"; then
-    echo "FAIL: $f sources tests/lib.sh and defines a check() of its own" >&2
+for f in tests/test_*.sh; do
+  if ! grep -q '^\. "$(dirname "$0")/lib\.sh"$' "$f" || grep -qE '^\s*check\(\)' "$f"; then
+    echo "FAIL: $f does not count its checks with tests/lib.sh (source it; no check() of its own)" >&2
     fail=1
   fi
 done

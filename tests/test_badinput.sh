@@ -5,7 +5,8 @@
 set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}; SRC=$(cd "$(dirname "$0")/.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1 # relative output names below land here
 printf 'n: [1000\nradius: 0.5\n' > "$dir/malformed.yaml"
@@ -242,15 +243,14 @@ expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 
 wait
+verdicts=0
 for v in "$dir"/verdict.*; do
   [ -e "$v" ] || continue
-  if [ "$(cat "$v")" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); cat "$v" >&2; fi
+  verdicts=$((verdicts + 1))
+  check "$(cat "$v")" same "$(cat "$v")" pass
 done
 # every run launched must have left a verdict: one lost (a case killed, a name clash)
 # would otherwise pass unseen
-if [ $((passed + failed)) -ne "$launched" ]; then
-  echo "FAIL: $launched runs launched, but $((passed + failed)) verdicts found" >&2
-  failed=$((failed + launched - passed - failed))
-fi
-echo "$passed passed, $failed failed ($k cases, $launched runs)"
-[ "$failed" -eq 0 ]
+check "$launched runs launched, but $verdicts verdicts found" same "$verdicts" "$launched"
+echo "($k cases, $launched runs)"
+finish

@@ -7,26 +7,24 @@
 set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-
-check() { # description, condition (as an exit status of the previous test)
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi
-}
 
 scenario() { # name, ranks list, options...
   local name=$1 ranks=$2; shift 2
   local ref="" np log digest moved
   for np in $ranks; do
     log="$out/$name.$np.log"
-    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation "$@" >"$log" 2>&1
-    check "$name on $np ranks exited with $?" $?
+    check "$name on $np ranks failed" logged "$log" timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation "$@"
     digest=$(sed -n 's/^state-digest: //p' "$log")
     moved=$(sed -n 's/.* migrated \([0-9]*\) .*/\1/p' "$log")
     echo "$name  ranks $np  digest $digest  migrated ${moved:-?}"
-    [ -n "$digest" ]; check "$name on $np ranks printed no digest" $?
-    if [ -z "$ref" ]; then ref=$digest; else [ "$digest" = "$ref" ]; check "$name: digest on $np ranks differs from 1 rank" $?; fi
-    if [ "$np" -ge 4 ]; then [ "${moved:-0}" -ge "$MIN_MOVED" ]; check "$name: only ${moved:-0} migrations on $np ranks (want >= $MIN_MOVED)" $?; fi
+    check "$name on $np ranks printed no digest" test -n "$digest"
+    if [ -z "$ref" ]; then ref=$digest; else check "$name: digest on $np ranks differs from 1 rank" same "$digest" "$ref"; fi
+    if [ "$np" -ge 4 ]; then
+      check "$name: only ${moved:-0} migrations on $np ranks (want >= $MIN_MOVED)" holds 'm >= w' m="${moved:-0}" w="$MIN_MOVED"
+    fi
   done
 }
 
@@ -70,22 +68,18 @@ scenario pbdw_corner "1 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,10
   -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2 -solver pbdw
 MIN_MOVED=0
 for np in 1 3; do
-  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet $PILE -solver pgs -solver_rtol 1e-10 \
-    -output "$out/pgs$np" -output_every 0 -checkpoint none >"$out/pgs.$np.log" 2>&1
-  check "pgs on $np ranks exited with $?" $?
+  check "pgs on $np ranks failed" logged "$out/pgs.$np.log" timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet $PILE -solver pgs -solver_rtol 1e-10 \
+    -output "$out/pgs$np" -output_every 0 -checkpoint none
   grep '^summary: solver' "$out/pgs.$np.log"
 done
-h5diff --delta=1e-6 "$out/pgs1.h5" "$out/pgs3.h5" /particles/disks/position/value /particles/disks/position/value >"$out/pgs.diff" 2>&1
-ok=$? # before the message: its $(...) would reset $?
-check "pgs: 1 and 3 ranks differ by more than 1e-6: $(tail -2 "$out/pgs.diff")" $ok
+check "pgs: 1 and 3 ranks differ by more than 1e-6" logged "$out/pgs.diff" \
+  h5diff --delta=1e-6 "$out/pgs1.h5" "$out/pgs3.h5" /particles/disks/position/value /particles/disks/position/value
 # the same QP through PETSc TAO (tron) on 2 ranks: the same positions within 1e-6
-timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $PILE -solver pgs -pgs_tao -solver_rtol 1e-10 \
-  -output "$out/tao2" -output_every 0 -checkpoint none >"$out/tao.2.log" 2>&1
-check "pgs -pgs_tao on 2 ranks exited with $?" $?
+check "pgs -pgs_tao on 2 ranks failed" logged "$out/tao.2.log" timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $PILE -solver pgs -pgs_tao -solver_rtol 1e-10 \
+  -output "$out/tao2" -output_every 0 -checkpoint none
 grep '^summary: solver' "$out/tao.2.log"
-h5diff --delta=1e-6 "$out/pgs1.h5" "$out/tao2.h5" /particles/disks/position/value /particles/disks/position/value >"$out/tao.diff" 2>&1
-ok=$? # before the message: its $(...) would reset $?
-check "pgs: TAO and projected Gauss-Seidel differ by more than 1e-6: $(tail -2 "$out/tao.diff")" $ok
+check "pgs: TAO and projected Gauss-Seidel differ by more than 1e-6" logged "$out/tao.diff" \
+  h5diff --delta=1e-6 "$out/pgs1.h5" "$out/tao2.h5" /particles/disks/position/value /particles/disks/position/value
 ! cmp -s <(sed -n 's/^state-digest: //p' "$out/pgs.1.log") <(sed -n 's/^state-digest: //p' "$out/pgs.3.log") &&
   echo "pgs: digests differ between 1 and 3 ranks (expected), positions agree within 1e-6"
 
@@ -98,18 +92,17 @@ balanced() { # name, ranks, min repartitions, options...
   ref=$(sed -n 's/^state-digest: //p' "$out/$name.ref.log")
   for thr in 0 1.05; do
     log="$out/$name.$thr.log"
-    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation -balance_threshold "$thr" -balance_interval 1 "$@" >"$log" 2>&1
-    check "$name with -balance_threshold $thr on $np ranks exited with $?" $?
+    check "$name with -balance_threshold $thr on $np ranks failed" logged "$log" timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none -check_conservation -balance_threshold "$thr" -balance_interval 1 "$@"
     grep '^summary: balance' "$log"
-    [ -n "$ref" ] && [ "$(sed -n 's/^state-digest: //p' "$log")" = "$ref" ]
-    check "$name: digest with -balance_threshold $thr on $np ranks differs from 1 rank" $?
+    check "$name: digest with -balance_threshold $thr on $np ranks differs from 1 rank" \
+      same "$(sed -n 's/^state-digest: //p' "$log")" "$ref"
   done
   local r0 r1 w0 w1
   r0=$(sed -n 's/.* \([0-9]*\) repartitions.*/\1/p' "$out/$name.0.log"); r1=$(sed -n 's/.* \([0-9]*\) repartitions.*/\1/p' "$out/$name.1.05.log")
   w0=$(sed -n 's/.*imbalance .*: work \([0-9.]*\) .*/\1/p' "$out/$name.0.log"); w1=$(sed -n 's/.*imbalance .*: work \([0-9.]*\) .*/\1/p' "$out/$name.1.05.log")
-  [ "${r0:-x}" = 0 ]; check "$name: $r0 repartitions with balancing off" $?
-  [ "${r1:-0}" -ge "$want" ]; check "$name: $r1 repartitions with balancing on (want >= $want)" $?
-  awk -v a="${w0:-0}" -v b="${w1:-9}" 'BEGIN { exit !(b < 0.8 * a) }'; check "$name: mean work imbalance $w1 with balancing, not below 0.8 x $w0 without" $?
+  check "$name: $r0 repartitions with balancing off" same "${r0:-x}" 0
+  check "$name: $r1 repartitions with balancing on (want >= $want)" holds 'r >= w' r="${r1:-0}" w="$want"
+  check "$name: mean work imbalance $w1 with balancing, not below 0.8 x $w0 without" awk -v a="${w0:-0}" -v b="${w1:-9}" 'BEGIN { exit !(b < 0.8 * a) }'
   echo "$name: $np ranks, repartitions 0 / $r1, mean work imbalance $w0 / $w1"
 }
 balanced corner 4 3 -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 -attract_gamma 0.4 \
@@ -117,7 +110,6 @@ balanced corner 4 3 -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 -
 # a crowd in a narrow western stripe: the x cut cannot split it, so the grid turns to 1 x 2
 balanced stripe 2 1 -n 3000 -init uniform -box 0,0,100,100 -init_region 0,0,8,100 -attract_gamma 0 \
   -gravity 0,-1 -dt 0.01 -steps 200 -tile 2
-grep -q "grid 1 x 2 at the end" "$out/stripe.1.05.log"; check "stripe: the balancer did not turn the grid to 1 x 2" $?
+check "stripe: the balancer did not turn the grid to 1 x 2" grep -q "grid 1 x 2 at the end" "$out/stripe.1.05.log"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -11,19 +11,20 @@
 set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
-golden() { # expected digest, ranks, options...
-  local want=$1 np=$2; shift 2
-  local got log rc
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+ends_in() { # expected digest, ranks, options...: the run exits 0 with that digest
+  local want=$1 np=$2 got log rc
+  shift 2
   log=$(timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet -output none "$@" 2>&1)
   rc=$? # the run's own status, not a pipe's last command's
   got=$(printf '%s\n' "$log" | sed -n 's/^state-digest: //p')
-  if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then passed=$((passed + 1)); echo "ok: $np ranks $*"
-  else failed=$((failed + 1)); echo "FAIL: $np ranks $* (exit $rc): digest '${got}', golden $want" >&2; fi
+  echo "$np ranks $*: exit $rc, digest ${got:-none}"
+  [ "$rc" -eq 0 ] && [ "$got" = "$want" ]
 }
+golden() { check "$2 ranks ${*:3}: not the golden digest $1" ends_in "$@"; }
 golden 29cca3c51f8b5965db996bef000b9a12 2 -n 3000 -steps 200                        # granular, pbd
 golden 29cca3c51f8b5965db996bef000b9a12 3 -n 3000 -steps 200
 golden 7b8b33cc88fcf4b6547563274d4d490b 2 -scenario evacuation -steps 300 -route_choice nearest # crowd, time-gap law
 golden e56d90cab926d141d7430fdf513cca28 2 -scenario evacuation -steps 300            # ... choosing exits (issue 19)
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -13,11 +13,10 @@
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SETVER=$(readlink -f "$3")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d); trap 'pkill -9 -f "$dir" 2>/dev/null; rm -rf "$dir"' EXIT
-cd "$dir"
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+cd "$dir" || exit 1
 digest() { sed -n 's/^state-digest: //p' "$1"; }
 signal_ranks() { # signal, pattern: the throng processes (not mpiexec) of this test, as Slurm does
   local p
@@ -25,39 +24,47 @@ signal_ranks() { # signal, pattern: the throng processes (not mpiexec) of this t
 }
 run() { # ranks, log, options...
   local np=$1 log=$2; shift 2
-  timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet "$@" >"$log" 2>&1
+  logged "$log" timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet "$@"
 }
+# a throng process of this test still running (pattern: its output path)
+running() { local p; for p in $(pgrep -f "$1"); do [ "$(cat /proc/"$p"/comm 2>/dev/null)" = throng ] && return 0; done; return 1; }
 
 O="-n 20000 -init uniform -polydispersity 0.3 -attract_gamma 0.2 -gravity 0.3,0 -dt 0.005 -tile 4"
 S=3000
 
 # 1. rank-count independent files
-run 1 a1.log $O -steps 300 -output_every 100 -output a1 || bad "1-rank run failed"
-run 4 a4.log $O -steps 300 -output_every 100 -output a4 -output_round 1000 || bad "4-rank run failed"
-if h5diff -q a1.h5 a4.h5 /particles >/dev/null 2>&1 && [ "$(digest a1.log)" = "$(digest a4.log)" ]; then ok; else bad "1-rank and 4-rank snapshots differ"; fi
-grep -q 'Polyvertex' a1.xdmf && grep -q 'a1.h5:/particles/disks/position/value' a1.xdmf && ok || bad "XDMF sidecar incomplete"
+# shellcheck disable=SC2086 # $O is a word list
+check "1-rank run failed" run 1 a1.log $O -steps 300 -output_every 100 -output a1
+# shellcheck disable=SC2086
+check "4-rank run failed" run 4 a4.log $O -steps 300 -output_every 100 -output a4 -output_round 1000
+check "1-rank and 4-rank snapshots differ (h5diff)" quiet h5diff -q a1.h5 a4.h5 /particles
+check "1-rank and 4-rank digests differ" same "$(digest a1.log)" "$(digest a4.log)"
+check "XDMF sidecar: no Polyvertex" grep -q 'Polyvertex' a1.xdmf
+check "XDMF sidecar: no positions" grep -q 'a1.h5:/particles/disks/position/value' a1.xdmf
 
 # the straight run
-run 2 straight.log $O -steps $S -output_every 0 -output straight || bad "straight run failed"
+# shellcheck disable=SC2086
+check "straight run failed" run 2 straight.log $O -steps $S -output_every 0 -output straight
 ref=$(digest straight.log)
 
 # 2. kill -9 after a checkpoint, restart on 3 ranks
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $O -steps $S -output_every 0 -output "$dir/killed" -checkpoint_every 100 >killed.log 2>&1 &
 mp=$!
-for i in $(seq 1 600); do [ -f killed.chk.h5 ] && break; sleep 0.05; done
+for _ in $(seq 1 600); do [ -f killed.chk.h5 ] && break; sleep 0.05; done
 sleep 0.3
 pkill -9 -f "$dir/killed" ; wait $mp 2>/dev/null
-if grep -q '^state-digest' killed.log; then bad "the run finished before it could be killed (make it longer)"; fi
-[ -f killed.chk.h5 ] && ok || bad "no checkpoint was written before the kill"
-run 3 restarted.log $O -steps $S -output_every 0 -output "$dir/killed" -restart killed.chk.h5 || bad "restart failed: $(head -2 restarted.log)"
-[ -n "$ref" ] && [ "$(digest restarted.log)" = "$ref" ] && ok || bad "restart after kill -9: digest $(digest restarted.log) != $ref"
-h5diff -q straight.h5 killed.h5 /particles/disks/position/value >/dev/null 2>&1 && ok || bad "final snapshot after restart differs (h5diff)"
+check "the run finished before it could be killed (make it longer)" not grep -q '^state-digest' killed.log
+check "no checkpoint was written before the kill" test -f killed.chk.h5
+# shellcheck disable=SC2086
+check "restart after kill -9 failed" run 3 restarted.log $O -steps $S -output_every 0 -output "$dir/killed" -restart killed.chk.h5
+check "restart after kill -9: digest $(digest restarted.log) != $ref" same "$(digest restarted.log)" "$ref"
+check "final snapshot after restart differs (h5diff)" quiet h5diff -q straight.h5 killed.h5 /particles/disks/position/value
 
 # 2b. kill -9 of ONE rank mid-run: the whole job ends (no hang: mpirun aborts the other
 #     rank), and a restart from the last checkpoint gives the straight run's digest
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet $O -steps $S -output_every 0 -output "$dir/one" -checkpoint_every 100 >one.log 2>&1 &
 mp=$!
-for i in $(seq 1 600); do [ -f one.chk.h5 ] && break; sleep 0.05; done
+for _ in $(seq 1 600); do [ -f one.chk.h5 ] && break; sleep 0.05; done
 sleep 0.3
 victim=""
 for p in $(pgrep -f "$dir/one"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = throng ] && { victim=$p; break; }; done
@@ -67,41 +74,55 @@ t0=$(date +%s)
 wait $mp; rc=$?
 kill $watchdog 2>/dev/null; wait $watchdog 2>/dev/null
 t1=$(date +%s)
-left=0
-for p in $(pgrep -f "$dir/one"); do [ "$(cat /proc/$p/comm 2>/dev/null)" = throng ] && left=$((left + 1)); done
-if [ -n "$victim" ] && [ $rc -ne 0 ] && [ $((t1 - t0)) -lt 60 ] && [ $left -eq 0 ] && ! grep -q '^state-digest' one.log; then ok
-else bad "kill -9 of one rank (pid ${victim:-none}): mpirun exit $rc after $((t1 - t0)) s, $left ranks left running"; fi
 echo "kill -9 of one rank: the job ended after $((t1 - t0)) s with exit $rc"
-run 2 onerest.log $O -steps $S -output_every 0 -output "$dir/one" -restart one.chk.h5 || bad "restart after killing one rank failed: $(head -2 onerest.log)"
-[ -n "$ref" ] && [ "$(digest onerest.log)" = "$ref" ] && ok || bad "restart after kill -9 of one rank: digest $(digest onerest.log) != $ref"
+check "kill -9 of one rank: no throng rank found to kill" test -n "$victim"
+check "kill -9 of one rank: mpirun exited 0" holds 'rc != 0' rc="$rc"
+check "kill -9 of one rank: the job took $((t1 - t0)) s to end (a hang: want < 60 s)" holds 'dt < 60' dt="$((t1 - t0))"
+check "kill -9 of one rank: ranks left running" not running "$dir/one"
+check "kill -9 of one rank: the run printed a digest" not grep -q '^state-digest' one.log
+# shellcheck disable=SC2086
+check "restart after killing one rank failed" run 2 onerest.log $O -steps $S -output_every 0 -output "$dir/one" -restart one.chk.h5
+check "restart after kill -9 of one rank: digest $(digest onerest.log) != $ref" same "$(digest onerest.log)" "$ref"
 
 # 3. SIGTERM: checkpoint and stop, then restart on 1 rank
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/termed" >termed.log 2>&1 &
 mp=$!
-for i in $(seq 1 600); do [ -f termed.h5 ] && break; sleep 0.05; done
+for _ in $(seq 1 600); do [ -f termed.h5 ] && break; sleep 0.05; done
 sleep 0.2
 signal_ranks TERM "$dir/termed"; wait $mp; rc=$?
-if grep -q 'stopped by SIGTERM' termed.log && [ -f termed.chk.h5 ] && [ $rc -ne 0 ]; then ok; else bad "SIGTERM did not checkpoint and stop (exit $rc): $(tail -3 termed.log)"; fi
-run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart termed.chk.h5 || bad "restart after SIGTERM failed"
-[ "$(digest termrest.log)" = "$ref" ] && ok || bad "restart after SIGTERM: digest differs"
+check "SIGTERM: the run did not say it stopped" grep -q 'stopped by SIGTERM' termed.log
+check "SIGTERM: no checkpoint" test -f termed.chk.h5
+check "SIGTERM: exit 0, not the stop's status" holds 'rc != 0' rc="$rc"
+# shellcheck disable=SC2086
+check "restart after SIGTERM failed" run 1 termrest.log $O -steps $S -output_every 0 -output "$dir/termed" -restart termed.chk.h5
+check "restart after SIGTERM: digest differs" same "$(digest termrest.log)" "$ref"
 
 # 3b. SIGUSR1 checkpoints and the run goes on; wall-time checkpoints; metadata
 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" $O -steps $S -output_every 0 -output "$dir/usr" -checkpoint_wall 0.5 >usr.log 2>&1 &
 mp=$!
-for i in $(seq 1 600); do [ -f usr.h5 ] && break; sleep 0.05; done
+for _ in $(seq 1 600); do [ -f usr.h5 ] && break; sleep 0.05; done
 sleep 0.2
 signal_ranks USR1 "$dir/usr"; wait $mp; rc=$?
-if [ $rc -eq 0 ] && grep -q 'checkpoint .* written at step' usr.log && [ "$(digest usr.log)" = "$ref" ]; then ok; else bad "SIGUSR1 / wall-time checkpoints (exit $rc): $(grep -c checkpoint usr.log) checkpoint lines, digest $(digest usr.log)"; fi
+check "SIGUSR1 / wall-time checkpoints: the run failed" holds 'rc == 0' rc="$rc"
+check "SIGUSR1 / wall-time checkpoints: no checkpoint line" grep -q 'checkpoint .* written at step' usr.log
+check "SIGUSR1 / wall-time checkpoints: digest $(digest usr.log) != $ref" same "$(digest usr.log)" "$ref"
 for a in options git_revision petsc_version hdf5_version mpi_version ranks wall_time; do
-  h5dump -a "/parameters/throng/$a" straight.h5 >/dev/null 2>&1 || { bad "snapshot lacks attribute $a"; continue; }; ok
+  check "snapshot lacks attribute $a" quiet h5dump -a "/parameters/throng/$a" straight.h5
 done
-h5dump -a /parameters/throng/options straight.h5 2>/dev/null | grep -q -- '-attract_gamma' && ok || bad "options attribute does not list the options in force"
+lists_options() { h5dump -a /parameters/throng/options straight.h5 2>/dev/null | grep -q -- '-attract_gamma'; }
+check "options attribute does not list the options in force" lists_options
 
 # 4. bad restart files
+refused() { # log, exit status, fragment: a non-zero exit and one error line with it
+  [ "$2" -ne 0 ] && [ "$(grep -c '^throng: error' "$1")" -eq 1 ] && grep -q -- "$3" "$1"
+}
 expect() { # message, restart file
+  local np rc
   for np in 1 2; do
-    run $np bad.log $O -steps $S -output none -restart "$2"
-    if [ $? -ne 0 ] && [ "$(grep -c '^throng: error' bad.log)" -eq 1 ] && grep -q -- "$1" bad.log; then ok; else bad "restart from $2 on $np ranks: wanted '$1', got: $(head -2 bad.log)"; fi
+    # shellcheck disable=SC2086
+    timeout 300 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet $O -steps $S -output none -restart "$2" >bad.log 2>&1
+    rc=$?
+    check "restart from $2 on $np ranks: wanted '$1', got: $(head -2 bad.log)" refused bad.log "$rc" "$1"
   done
 }
 head -c 30000 straight.chk.h5 > truncated.chk.h5
@@ -112,7 +133,7 @@ cp straight.chk.h5 flipped.chk.h5
 off=$(( $(stat -c %s straight.chk.h5) / 2 ))
 byte=$(dd if=straight.chk.h5 bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
 printf "\\$(printf %o $(( 255 - byte )))" | dd of=flipped.chk.h5 bs=1 seek=$off conv=notrunc 2>/dev/null
-cmp -s straight.chk.h5 flipped.chk.h5 && bad "the corrupted copy equals the checkpoint"
+check "the corrupted copy equals the checkpoint" not cmp -s straight.chk.h5 flipped.chk.h5
 expect "truncated or corrupted" truncated.chk.h5
 expect "not a throng checkpoint" straight.h5
 expect "format version 99" v99.chk.h5
@@ -120,7 +141,6 @@ expect "not a readable HDF5" text.chk.h5
 expect "cannot open restart file 'missing.chk.h5'" missing.chk.h5
 expect "restart file (-restart) '.' is a directory, not a file" .
 expect "is damaged: its checksum differs" flipped.chk.h5
-[ -f straight.chk.h5 ] && ok || bad "the straight run left no final checkpoint"
+check "the straight run left no final checkpoint" test -f straight.chk.h5
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

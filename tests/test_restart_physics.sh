@@ -21,21 +21,20 @@ set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}; SRC=$3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 PY=/usr/bin/python3
-passed=0; failed=0
-ok()   { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 cd "$SRC" || exit 1
 digest() { sed -n 's/^state-digest: //p' "$1"; }
 
 # the room of configs/room.yaml with two populations, so that every crowd option counts
 O=(-options_file_yaml configs/room.yaml -speed2 0.8,0.1,0.4,1.2 -speed2_fraction 0.3 -quiet)
-"$THRONG" "${O[@]}" -steps 300 -checkpoint_every 300 -output "$dir/a" >"$dir/a.log" 2>&1 || fail "the checkpointing run failed: $(tail -3 "$dir/a.log")"
-"$THRONG" "${O[@]}" -steps 500 -output "$dir/straight" >"$dir/straight.log" 2>&1 || fail "the straight run failed"
-[ -f "$dir/a.chk.h5" ] || { fail "no checkpoint written"; echo "$passed passed, $failed failed"; exit 1; }
+check "the checkpointing run failed" logged "$dir/a.log" "$THRONG" "${O[@]}" -steps 300 -checkpoint_every 300 -output "$dir/a"
+check "the straight run failed" logged "$dir/straight.log" "$THRONG" "${O[@]}" -steps 500 -output "$dir/straight"
+if [ ! -f "$dir/a.chk.h5" ]; then check "no checkpoint written" false; finish; exit 1; fi
 
 # the physics string, one "name=value" a line
-$PY - "$dir/a.chk.h5" >"$dir/physics.txt" <<'EOF' || fail "cannot read the physics attribute"
+check "cannot read the physics attribute" logged "$dir/physics.txt" $PY - "$dir/a.chk.h5" <<'EOF'
 import sys, h5py
 v = h5py.File(sys.argv[1], "r")["checkpoint"].attrs["physics"]
 v = v.decode() if isinstance(v, bytes) else str(v)
@@ -43,12 +42,12 @@ for item in v.split(" "):
     print(item)
 EOF
 n=$(wc -l <"$dir/physics.txt")
-[ "$n" -ge 30 ] && ok || fail "only $n physics options in the checkpoint"
+check "only $n physics options in the checkpoint" holds 'n >= 30' n="$n"
 for want in seed speed speed2 speed2_fraction radius polydispersity dt tile skin geometry gravity noise; do
-  grep -q "^$want=" "$dir/physics.txt" && ok || fail "option -$want is not in the checkpoint's physics string"
+  check "option -$want is not in the checkpoint's physics string" grep -q "^$want=" "$dir/physics.txt"
 done
 for runonly in steps output progress balance_threshold rank_grid restart init n; do
-  grep -q "^$runonly=" "$dir/physics.txt" && fail "run-only option -$runonly is in the physics string" || ok
+  check "run-only option -$runonly is in the physics string" not grep -q "^$runonly=" "$dir/physics.txt"
 done
 
 # the options PETSc shows as logical (-help: "<TRUE : TRUE>")
@@ -77,6 +76,9 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     else a[1] = sprintf("%.17g", x * (1 - 1e-9));              # a real, changed a little
     s = a[1]; for (i = 2; i <= n; i++) s = s "," a[i]; print s }'
 }
+other_equations() { # log, exit status: refused as a run of other equations
+  [ "$2" -ne 0 ] && grep -q "written for other equations" "$1" && ! grep -q '^state-digest' "$1"
+}
 tested=0
 while IFS= read -r item; do
   name=${item%%=*}; value=${item#*=}
@@ -86,19 +88,20 @@ while IFS= read -r item; do
   timeout 120 "$THRONG" "${O[@]}" "-$name" "$new" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/r" -checkpoint none >"$log" 2>&1
   rc=$?
   tested=$((tested + 1))
-  if [ "$rc" -ne 0 ] && grep -q "written for other equations" "$log" && ! grep -q '^state-digest' "$log"; then ok
-  else fail "-$name $new (was $value) at restart: exit $rc, not refused as other equations: $(grep -m1 'error' "$log")"; fi
+  check "-$name $new (was $value) at restart: exit $rc, not refused as other equations: $(grep -m1 'error' "$log")" \
+    other_equations "$log" "$rc"
 done <"$dir/physics.txt"
-[ "$tested" -eq "$n" ] && ok || fail "tested $tested of $n physics options"
+check "tested $tested of $n physics options" same "$tested" "$n"
 
 # 2. the same options: the straight run's digest, on 1 and on 2 ranks, also with other
 #    run-only options
 ref=$(digest "$dir/straight.log")
-[ -n "$ref" ] && ok || fail "the straight run printed no digest"
+check "the straight run printed no digest" test -n "$ref"
 "$THRONG" "${O[@]}" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/b" >"$dir/b.log" 2>&1
-[ "$(digest "$dir/b.log")" = "$ref" ] && ok || fail "restart with the same options: digest $(digest "$dir/b.log"), straight run $ref"
+check "restart with the same options: digest $(digest "$dir/b.log"), straight run $ref" same "$(digest "$dir/b.log")" "$ref"
 "$MPIEXEC" -n 2 "$THRONG" "${O[@]}" -steps 500 -restart "$dir/a.chk.h5" -output "$dir/c" -output_every 37 -progress 11 -balance_threshold 0 -rank_grid 1,2 -checkpoint_every 0 >"$dir/c.log" 2>&1
-[ "$(digest "$dir/c.log")" = "$ref" ] && ok || fail "restart on 2 ranks with other run-only options: digest $(digest "$dir/c.log"), straight run $ref"
+check "restart on 2 ranks with other run-only options: digest $(digest "$dir/c.log"), straight run $ref" \
+  same "$(digest "$dir/c.log")" "$ref"
 
 # 4. every option is declared through a helper that records its kind
 # (PetscOptionsGet*, HasName and the PetscOptions* of an options block alike; scenarios.c
@@ -108,17 +111,19 @@ ref=$(digest "$dir/straight.log")
 calls=$(awk '/^\/\* ---- Declaring an option/ { inside = 1 } /^PetscErrorCode ParamsPhysics/ { inside = 0 }
   !inside && /PetscOptions(Get[A-Za-z]*|HasName|Real|Int|Bool|String|EList|Enum|RealArray|IntArray|Scalar|Int64|Range)[A-Za-z]*\(/ \
     && !/PetscOptionsGetAll\(/ && !(FILENAME ~ /scenarios\.c$/ && /"-scenario"|\(\*o\)\[0\]/) { print FILENAME ":" FNR ": " $0 }' src/*.c)
-[ -z "$calls" ] && ok || fail "options read outside the declaring helpers of options.c (their kind is not recorded): $calls"
+check "options read outside the declaring helpers of options.c (their kind is not recorded): $calls" test -z "$calls"
 
 # 5. the scene edited in place between the checkpoint and the restart
 cp configs/geometry/room.wkt "$dir/edited.wkt"
-"$THRONG" "${O[@]}" -geometry "$dir/edited.wkt" -steps 100 -checkpoint_every 100 -output "$dir/e" >"$dir/e.log" 2>&1 || fail "the run on a copy of the room failed"
-grep -q '^geometry_content=[0-9a-f]\{16\}$' "$dir/physics.txt" && ok || fail "the physics string holds no geometry_content"
+check "the run on a copy of the room failed" logged "$dir/e.log" "$THRONG" "${O[@]}" -geometry "$dir/edited.wkt" -steps 100 \
+  -checkpoint_every 100 -output "$dir/e"
+check "the physics string holds no geometry_content" grep -q '^geometry_content=[0-9a-f]\{16\}$' "$dir/physics.txt"
 printf 'walkable POLYGON ((0 0, 12 0, 12 8, 0 8, 0 0), (1 1, 3 1, 3 3, 1 3, 1 1))\nexit LINESTRING (12 3, 12 5)\n' >"$dir/edited.wkt"
 "$THRONG" "${O[@]}" -geometry "$dir/edited.wkt" -steps 200 -restart "$dir/e.chk.h5" -output "$dir/e2" >"$dir/e2.log" 2>&1
 rc=$?
-if [ "$rc" -ne 0 ] && grep -q "written for other equations.*" "$dir/e2.log" && grep -q -- "-geometry_content: file" "$dir/e2.log"; then ok
-else fail "a restart after the scene file was edited in place was not refused (exit $rc): $(grep -m1 error "$dir/e2.log")"; fi
+check "a restart after the scene file was edited in place was not refused (exit $rc): $(grep -m1 error "$dir/e2.log")" \
+  other_equations "$dir/e2.log" "$rc"
+check "the refusal does not name geometry_content" grep -q -- "-geometry_content: file" "$dir/e2.log"
 
-echo "$passed passed, $failed failed ($tested physics options)"
-[ "$failed" -eq 0 ]
+echo "($tested physics options)"
+finish

@@ -14,17 +14,17 @@
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$(readlink -f "$3")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
-check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 for c in munged slurmctld slurmd sbatch scontrol; do
   command -v $c >/dev/null || { echo "FAIL: $c not found: apt-get install slurm-wlm munge (bash .ci/run installs them)" >&2; exit 1; }
 done
 dir=$(mktemp -d)
 source "$SRC/tests/slurm_cluster.sh"
 trap 'slurm_stop "$dir/cluster"; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
-slurm_start "$dir/cluster"; check "the Slurm cluster did not start" $? || exit 1
+if ! slurm_start "$dir/cluster"; then echo "FAIL: the Slurm cluster did not start" >&2; echo "0 passed, 1 failed"; exit 1; fi
 export THRONG LAUNCH="srun --mpi=pmix"
-cd "$SRC"
+cd "$SRC" || exit 1
 
 state() { scontrol show job "$1" -o 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' '; }
 wait_done() { # job id, timeout: until no element is pending, running, requeued or completing
@@ -40,25 +40,25 @@ wait_done() { # job id, timeout: until no element is pending, running, requeued 
 # strong scaling: 1 and 2 ranks
 j=$(N=20000 STEPS=100 OUT="$dir/strong" sbatch --parsable -n 2 -o "$dir/strong-%j.out" jobs/strong.sbatch)
 s=$(wait_done "$j" 300); echo "strong.sbatch: $s"
-[[ $s == "JobState=COMPLETED " ]]; check "strong.sbatch ended as '$s'" $?
+check "strong.sbatch ended as '$s'" same "$s" "JobState=COMPLETED "
 cat "$dir/strong.csv" 2>/dev/null | cut -d, -f1-6
-[ "$(cut -d, -f1 "$dir/strong/strong.csv" 2>/dev/null | tr '\n' ' ')" = "ranks 1 2 " ] && [ -s "$dir/strong/strong.png" ] && [ -s "$dir/strong/strong.json" ]
-check "strong.sbatch: no CSV rows for 1 and 2 ranks, or no JSON/PNG" $?
+check "strong.sbatch: no CSV rows for 1 and 2 ranks" same "$(cut -d, -f1 "$dir/strong/strong.csv" 2>/dev/null | tr '\n' ' ')" "ranks 1 2 "
+check "strong.sbatch: no PNG" test -s "$dir/strong/strong.png"
+check "strong.sbatch: no JSON" test -s "$dir/strong/strong.json"
 
 # weak scaling: a job array, then the gathering step after it
 a=$(NPER=10000 STEPS=100 OUT="$dir/weak" sbatch --parsable -o "$dir/weak-%A_%a.out" jobs/weak.sbatch)
 g=$(sbatch --parsable --dependency=afterok:"$a" -n 1 -o "$dir/gather-%j.out" \
       --wrap "/usr/bin/python3 postproc/scaling.py --kind weak --csv $dir/weak/weak.csv --png $dir/weak/weak.png $dir/weak/weak-*.log")
 s=$(wait_done "$a" 300); echo "weak.sbatch (array): $s"
-[[ $s == "JobState=COMPLETED " ]]; check "weak.sbatch array ended as '$s'" $?
+check "weak.sbatch array ended as '$s'" same "$s" "JobState=COMPLETED "
 s=$(wait_done "$g" 120); echo "gathering step: $s"
 cat "$dir"/gather-*.out
-[ "$(cut -d, -f1 "$dir/weak/weak.csv" 2>/dev/null | tr '\n' ' ')" = "ranks 1 2 " ] && [ -s "$dir/weak/weak.png" ]
-check "weak scaling: no CSV rows for 1 and 2 ranks, or no PNG" $?
+check "weak scaling: no CSV rows for 1 and 2 ranks" same "$(cut -d, -f1 "$dir/weak/weak.csv" 2>/dev/null | tr '\n' ' ')" "ranks 1 2 "
+check "weak scaling: no PNG" test -s "$dir/weak/weak.png"
 
 # evacuation: checkpoint on the time-limit signal, requeue, restart = a straight run
-timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 3000 -output "$dir/ref" -quiet >"$dir/ref.log" 2>&1
-check "straight evacuation run exited with $?" $?
+check "straight evacuation run failed" logged "$dir/ref.log" timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -scenario evacuation -n 3000 -output "$dir/ref" -quiet
 j=$(PREFIX="$dir/evac" CHK_EVERY=100000 sbatch --parsable -n 2 -o "$dir/evac-%j.out" jobs/evacuation.sbatch -scenario evacuation -n 3000 -quiet)
 for k in $(seq 1 120); do [ -s "$dir/evac.h5" ] && break; sleep 0.5; done # running, first frame written
 sleep 3
@@ -73,11 +73,10 @@ sleep 3
 scontrol update JobId="$j" StartTime=now
 s=$(wait_done "$j" 600); echo "evacuation.sbatch: $s"
 grep -v '^step' "$dir"/evac-*.out | grep -E 'throng-evac|evacuation time|restarted'
-[[ $s == "JobState=COMPLETED " ]]; check "evacuation.sbatch ended as '$s'" $?
-grep -q "throng-evac: checkpoint written; requeueing job $j" "$dir"/evac-*.out; check "evacuation.sbatch: no checkpoint-and-requeue on the signal" $?
-grep -q "restart count 1, -restart" "$dir"/evac-*.out; check "evacuation.sbatch: the requeued job did not restart from the checkpoint" $?
-cmp -s "$dir/ref.exits.csv" "$dir/evac.exits.csv" && cmp -s "$dir/ref.evacuation.csv" "$dir/evac.evacuation.csv"
-check "evacuation.sbatch: exit records or evacuation curve differ from the straight run" $?
+check "evacuation.sbatch ended as '$s'" same "$s" "JobState=COMPLETED "
+check "evacuation.sbatch: no checkpoint-and-requeue on the signal" grep -q "throng-evac: checkpoint written; requeueing job $j" "$dir"/evac-*.out
+check "evacuation.sbatch: the requeued job did not restart from the checkpoint" grep -q "restart count 1, -restart" "$dir"/evac-*.out
+check "evacuation.sbatch: the exit records differ from the straight run's" cmp -s "$dir/ref.exits.csv" "$dir/evac.exits.csv"
+check "evacuation.sbatch: the evacuation curve differs from the straight run's" cmp -s "$dir/ref.evacuation.csv" "$dir/evac.evacuation.csv"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

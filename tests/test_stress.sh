@@ -13,29 +13,25 @@
 set -u
 THRONG=$1; MPIEXEC=${2:-mpiexec}; STEPS=${3:-100000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-passed=0; failed=0
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-check() { if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $1" >&2; fi; }
 
 N=3000; D=0.5; H=0.01
 A="-n $N -init jitter -init_phi 0.4 -box 0,0,140,140 -gravity 0,0 -attract_gamma 0 -noise $D -dt $H -skin 2
    -rebin_fraction 0.05 -steps $STEPS -tile 2 -quiet -output none -progress 0"
 # shellcheck disable=SC2086
-timeout 900 "$MPIEXEC" -n 8 --oversubscribe "$THRONG" $A -check_conservation >"$out/p8.log" 2>&1
-check "8 ranks exited with $?" $?
+check "8 ranks failed" logged "$out/p8.log" timeout 900 "$MPIEXEC" -n 8 --oversubscribe "$THRONG" $A -check_conservation
 # shellcheck disable=SC2086
-timeout 900 "$THRONG" $A >"$out/p1.log" 2>&1
-check "1 rank exited with $?" $?
+check "1 rank failed" logged "$out/p1.log" timeout 900 "$THRONG" $A
 grep -E '^summary: (steps|max_overlap|balance)|^state-digest' "$out/p8.log"
 d8=$(sed -n 's/^state-digest: //p' "$out/p8.log"); d1=$(sed -n 's/^state-digest: //p' "$out/p1.log")
-[ -n "$d8" ] && [ "$d8" = "$d1" ]; check "digest on 8 ranks ($d8) differs from 1 rank ($d1)" $?
-grep -q "^summary: steps $STEPS .* N $N " "$out/p8.log"; check "not $N disks after $STEPS steps" $?
-! grep -q skin_exceeded "$out/p8.log"; check "skin exceeded: the candidate sets may have been incomplete" $?
-awk -v steps="$STEPS" '/^summary: max_overlap/ { for (i = 1; i <= NF; i++) { if ($i == "rebins") r = $(i + 1); if ($i == "migrated") m = $(i + 1) } }
+check "digest on 8 ranks ($d8) differs from 1 rank ($d1)" same "$d8" "$d1"
+check "not $N disks after $STEPS steps" grep -q "^summary: steps $STEPS .* N $N " "$out/p8.log"
+check "skin exceeded: the candidate sets may have been incomplete" not grep -q skin_exceeded "$out/p8.log"
+check "fewer than one rebinning per step or 5 migrations per step" \
+  awk -v steps="$STEPS" '/^summary: max_overlap/ { for (i = 1; i <= NF; i++) { if ($i == "rebins") r = $(i + 1); if ($i == "migrated") m = $(i + 1) } }
   END { printf "rebins %d, migrations %d (%.1f per step)\n", r, m, m / steps; exit !(r == steps && m >= 5 * steps) }' "$out/p8.log"
-check "fewer than one rebinning per step or 5 migrations per step" $?
-awk -v d="$D" -v h="$H" '/^summary: max_overlap/ { o = $3 } END { b = 2 * sqrt(2 * d * h); printf "max overlap %g, bound 2 sqrt(2 D h) = %g\n", o, b; exit !(o != "" && o <= b) }' "$out/p8.log"
-check "overlap above the bound 2 sqrt(2 D h)" $?
+check "overlap above the bound 2 sqrt(2 D h)" awk -v d="$D" -v h="$H" '/^summary: max_overlap/ { o = $3 } END { b = 2 * sqrt(2 * d * h); printf "max overlap %g, bound 2 sqrt(2 D h) = %g\n", o, b; exit !(o != "" && o <= b) }' "$out/p8.log"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,6 +8,8 @@ THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; here=$(cd "$(dirname "$0")" &
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mca_base_component_disable_dlclose=1 # keeps MPI's plugins' symbols for the reports
 command -v valgrind >/dev/null || { echo "valgrind missing (apt-get install valgrind)" >&2; exit 1; }
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 supp=(--suppressions="$here/valgrind.supp")
 [ -f /usr/share/openmpi/openmpi-valgrind.supp ] && supp+=(--suppressions=/usr/share/openmpi/openmpi-valgrind.supp)
@@ -17,8 +19,8 @@ timeout 600 "$MPIEXEC" -n 2 --oversubscribe valgrind -q --error-exitcode=9 --lea
 rc=$?
 grep '^state-digest' "$dir/out.log"
 errs=$(cat "$dir"/vg.*.log | grep -cE 'definitely lost|Invalid|uninitialised|Conditional jump|Mismatched|Syscall param|Source and destination')
-if [ $rc -eq 0 ] && [ "$errs" -eq 0 ] && grep -q '^state-digest' "$dir/out.log"; then
-  echo "valgrind: 2 ranks, no error (exit $rc)"; echo "1 passed, 0 failed"
-else
-  echo "FAIL: valgrind exit $rc, $errs report lines:" >&2; cat "$dir"/vg.*.log | head -60 >&2; echo "0 passed, 1 failed"; exit 1
-fi
+[ "$errs" -eq 0 ] || head -60 "$dir"/vg.*.log >&2
+check "valgrind: the run exited $rc" holds 'rc == 0' rc="$rc"
+check "valgrind: $errs report lines (above)" same "$errs" 0
+check "valgrind: the run printed no digest" grep -q '^state-digest' "$dir/out.log"
+finish
