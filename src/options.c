@@ -521,6 +521,7 @@ static PetscErrorCode CrowdSetFromOptions(Opt *o)
               "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON), exits (WKT LINESTRING), optional "
               "sensors, waypoints and routes, see docs/crowd.md",
               p->geometry, sizeof(p->geometry), NULL));
+  p->crowdDecl[0] = p->ndecl; /* the options below describe a crowd: refused without one (CrowdCheck) */
   PetscCall(OptBool(o, OPT_PHYS, "-walk",
                     "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
                     "geometry only adds walls",
@@ -590,6 +591,7 @@ static PetscErrorCode CrowdSetFromOptions(Opt *o)
   PetscCall(OptReal(o, OPT_PHYS, "-waypoint_radius",
                     "Crowd, routes: an agent has reached a waypoint when its centre is this close to it (m)",
                     &p->wayRadius, NULL));
+  p->crowdDecl[1] = p->ndecl;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -819,6 +821,25 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An option of one stepper given to another would be ignored: refused.  A stepper's
+   options carry its name as their prefix (-pbdw_warm, -penalty_gamma, -pgs_tao, -edmd_*). */
+static PetscErrorCode StepperOptionsCheck(MPI_Comm comm, const Params *p)
+{
+  static const char *const owners[] = {"pbdw", "penalty", "pgs", "edmd"};
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d = &p->decl[k];
+    if (!d->given) continue;
+    for (size_t o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
+      const size_t l = strlen(owners[o]);
+      PetscCheck(strncmp(d->name, owners[o], l) || d->name[l] != '_' || !strcmp(p->solver, owners[o]), comm,
+                 PETSC_ERR_USER_INPUT, "-%s is an option of -solver %s; this run uses -solver %s, which would ignore it",
+                 d->name, owners[o], p->solver);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
 {
   PetscFunctionBeginUser;
@@ -855,6 +876,10 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
              PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
              (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
   if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  for (PetscInt k = p->crowdDecl[0]; k < p->crowdDecl[1] && !p->geometry[0]; k++)
+    PetscCheck(!p->decl[k].given, comm, PETSC_ERR_USER_INPUT,
+               "-%s describes a crowd: it needs a crowd scene (-geometry FILE), without which it would be ignored",
+               p->decl[k].name);
   PetscCheck(!p->csmCheck || (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM), comm, PETSC_ERR_USER_INPUT,
              "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
              "-crowd_model csm");
@@ -1056,6 +1081,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(DomainCheck(comm, p, &g));
   PetscCall(InitCheck(comm, p));
   PetscCall(SolverCheck(comm, p));
+  PetscCall(StepperOptionsCheck(comm, p));
   PetscCall(CrowdCheck(comm, p));
   PetscCall(OutputCheck(comm, p));
   PetscCall(SkinCheck(comm, p, &solver));

@@ -229,6 +229,11 @@ printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (9 0.001, 9.5 0.001, 9.
 expect_error "exit 0 of '$dir/holedoor.wkt' (4. 4.5, 4. 5.5) has no free space behind it" -geometry "$dir/holedoor.wkt" -n 50
 expect_error "exit 0 of '$dir/notch.wkt' (10. 4., 10. 6.) has no free space behind it" -geometry "$dir/notch.wkt" -n 50
 expect_error "cannot reach any exit of '$dir/sealed.wkt': every way out is narrower than the smallest agent" -geometry "$dir/sealed.wkt" -n 50
+expect_error "-pbdw_warm is an option of -solver pbdw; this run uses -solver pbd, which would ignore it" -pbdw_warm 0.5
+expect_error "-penalty_gamma is an option of -solver penalty; this run uses -solver pgs" -solver pgs -penalty_gamma 10
+expect_error "-edmd_periodic is an option of -solver edmd; this run uses -solver pbd" -edmd_periodic
+expect_error "-speed describes a crowd: it needs a crowd scene (-geometry FILE)" -speed 1,0.1,0.5,2
+expect_error "-route_choice describes a crowd: it needs a crowd scene" -route_choice quickest
 expect_error "-solver edmd ignores -attract_gamma" -solver edmd -n 100 -attract_gamma 1
 expect_error "-trajectory_fps 1e-09 with -dt 0.02: fewer than one frame in 10^9 steps" -geometry "$dir/room.wkt" -n 10 -trajectory "$dir/t.h5" -trajectory_fps 1e-9
 expect_error "not a valid hard-disk start on replica 0: edmd: disks overlap" -solver edmd -n 100 -init uniform -init_overlap error -init_overlap_tol 10 -box 0,0,10,10 -polydispersity 0

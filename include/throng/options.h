@@ -130,6 +130,7 @@ typedef struct {
   PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
   PetscInt   outputRound;                    /* -output_round K: records per rank per write round */
   OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
+  PetscInt   crowdDecl[2];                   /* decl[] of the crowd's options: [first, last)     */
   PetscInt   ndecl;
 } Params;
 
