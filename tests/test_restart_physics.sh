@@ -4,7 +4,8 @@
 #  1. Every option declared PHYS in src/options.c is in the checkpoint's physics string
 #     (the list is read from the checkpoint itself, so a new option is covered without
 #     editing this test), and changing any one of them at restart is refused with
-#     "written for other equations" -- also by a tiny change (1e-9 relative), since the
+#     "written for other equations" (another stepper's option, as one this run would ignore)
+#     -- also by a tiny change (1e-9 relative), since the
 #     values are stored with 17 digits.
 #  2. The options that decide a crowd's drawn free speeds are among them: -seed,
 #     -speed, -speed2, -speed2_fraction (a restart with another -seed used to run on,
@@ -76,8 +77,10 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     else a[1] = sprintf("%.17g", x * (1 - 1e-9));              # a real, changed a little
     s = a[1]; for (i = 2; i <= n; i++) s = s "," a[i]; print s }'
 }
-other_equations() { # log, exit status: refused as a run of other equations
-  [ "$2" -ne 0 ] && grep -q "written for other equations" "$1" && ! grep -q '^state-digest' "$1"
+other_equations() { # log, exit status: refused as a run of other equations (or, for another
+  # stepper's option such as -pbdw_warm in this pbd run, as an option the run would ignore)
+  [ "$2" -ne 0 ] && grep -qE "written for other equations|is an option of -solver [a-z]+; this run uses" "$1" \
+    && ! grep -q '^state-digest' "$1"
 }
 tested=0
 while IFS= read -r item; do
