@@ -53,6 +53,9 @@ int ErrorsFinish(PetscErrorCode ierr)
   if (!ierr) return 0;
   MPI_Initialized(&init);
   if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  /* what was printed before goes out first: a full stdout buffer flushed later would
+     split its line around the error line, which then no longer starts a line */
+  fflush(stdout);
   if (g_collective) {
     if (rank == 0) {
       fprintf(stderr, "throng: error: %s\n", g_have ? g_msg : "unknown error");
