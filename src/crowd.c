@@ -149,6 +149,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
     }
     if (kind) bad[0] = (PetscReal)p->id[i], bad[1] = p->x[i], bad[2] = p->y[i], bad[3] = kind;
   }
+  PetscCall(GeometryPassableDestroy(&pass)); /* before an error below */
   { /* the lowest bad id over all ranks is reported */
     struct {
       double v;
@@ -174,7 +175,6 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
               bad[0], bad[1], bad[2], s->prm.geometry);
     }
   }
-  PetscCall(GeometryPassableDestroy(&pass));
   c->total = s->prm.n;
   PetscCall(RouterCreated(s, &c->route, c->geom));
   PetscCall(CrowdSensorsMark(s));

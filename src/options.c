@@ -220,26 +220,31 @@ static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const 
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
   PetscReal        *buf;
-  PetscBool         s;
+  PetscBool         s   = PETSC_FALSE, bad;
+  PetscErrorCode    ierr;
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(want + 1, &buf));
   PetscCall(PetscArraycpy(buf, v, want));
-  OPT_PARSE(o, name, "a list of comma-separated numbers", PetscOptionsRealArray(name, help, NULL, buf, &n, &s));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsRealArray(name, help, NULL, buf, &n, &s);
+  PetscCall(PetscPopErrorHandler());
+  bad = (PetscBool)(!ierr && s && (count ? !(n > 0 && n <= want && n % per == 0) : n != want));
+  if (!ierr && s && !bad) PetscCall(PetscArraycpy(v, buf, n));
+  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks (the fuzzer checks) */
+  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated numbers"));
   if (s) {
     if (!count)
-      PetscCheck(n == want, o->comm, PETSC_ERR_USER_INPUT,
+      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
                  "option %s needs %" PetscInt_FMT " comma-separated numbers, got %s%" PetscInt_FMT, name, want,
                  n > want ? "more than " : "", n > want ? want : n);
     else
-      PetscCheck(n > 0 && n <= want && n % per == 0, o->comm, PETSC_ERR_USER_INPUT,
+      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
                  "option %s needs groups of %" PetscInt_FMT " numbers %s (at most %" PetscInt_FMT
                  " numbers); got %s%" PetscInt_FMT " numbers",
                  name, per, what, want, n > want ? "more than " : "", n > want ? want : n);
-    PetscCall(CheckFinite(o, name, n, buf));
-    PetscCall(PetscArraycpy(v, buf, n));
+    PetscCall(CheckFinite(o, name, n, v));
     if (count) *count = n / per;
   }
-  PetscCall(PetscFree(buf));
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_REALS, name, v, count ? -1 : want, count, per, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -296,16 +301,20 @@ static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const c
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
   PetscInt         *buf;
-  PetscBool         s;
+  PetscBool         s = PETSC_FALSE;
+  PetscErrorCode    ierr;
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(want + 1, &buf));
   PetscCall(PetscArraycpy(buf, v, want));
-  OPT_PARSE(o, name, "a list of comma-separated integers", PetscOptionsIntArray(name, help, NULL, buf, &n, &s));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsIntArray(name, help, NULL, buf, &n, &s);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr && s && n == want) PetscCall(PetscArraycpy(v, buf, want));
+  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks */
+  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated integers"));
   PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT,
              "option %s needs %" PetscInt_FMT " comma-separated integers, got %s%" PetscInt_FMT, name, want,
              n > want ? "more than " : "", n > want ? want : n);
-  if (s) PetscCall(PetscArraycpy(v, buf, want));
-  PetscCall(PetscFree(buf));
   if (set) *set = s;
   PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
