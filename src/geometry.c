@@ -649,9 +649,18 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
-   order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
-   agent may be in: the room plus each door's lane beyond its line (crowd.c). */
+/* A quadrilateral (4 corners x0,y0,...,x3,y3 in order around it) as a GEOS polygon, or
+   NULL. */
+static GEOSGeometry *QuadPolygon(GEOSContextHandle_t h, const PetscReal *quad)
+{
+  GEOSCoordSequence *cs = GEOSCoordSeq_create_r(h, 5, 2);
+  GEOSGeometry      *ring;
+  if (!cs) return NULL;
+  for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, quad[2 * (i % 4)], quad[2 * (i % 4) + 1]);
+  ring = GEOSGeom_createLinearRing_r(h, cs); /* owns cs, also on failure */
+  return ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
+}
+
 struct _p_GeometryPassable {
   GEOSContextHandle_t          h;
   GEOSGeometry                *keep; /* the parts of the shrunk area that reach an exit */
@@ -731,16 +740,10 @@ PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, Pe
 {
   GEOSContextHandle_t h    = GEOS_init_r();
   GEOSWKTReader      *rd   = GEOSWKTReader_create_r(h);
-  GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *lane = NULL;
-  GEOSCoordSequence  *cs   = GEOSCoordSeq_create_r(h, 5, 2);
+  GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *lane = QuadPolygon(h, quad);
   double              a    = -1;
 
   PetscFunctionBeginUser;
-  for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, quad[2 * (i % 4)], quad[2 * (i % 4) + 1]);
-  {
-    GEOSGeometry *ring = GEOSGeom_createLinearRing_r(h, cs);
-    lane               = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
-  }
   if (walk && lane) {
     const int n = GEOSGetNumGeometries_r(h, walk);
     a           = 0;
@@ -766,6 +769,9 @@ PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
+   order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
+   agent may be in: the room plus each door's lane beyond its line (crowd.c). */
 PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts)
 {
   GEOSContextHandle_t h   = GEOS_init_r();
@@ -777,13 +783,8 @@ PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *
 
   PetscFunctionBeginUser;
   for (PetscInt k = 0; all && k < n; k++) {
-    const PetscReal   *q  = &quad[8 * k];
-    GEOSCoordSequence *cs = GEOSCoordSeq_create_r(h, 5, 2);
-    GEOSGeometry      *ring, *poly, *u;
-    for (unsigned i = 0; i < 5; i++) GEOSCoordSeq_setXY_r(h, cs, i, q[2 * (i % 4)], q[2 * (i % 4) + 1]);
-    ring = GEOSGeom_createLinearRing_r(h, cs);
-    poly = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
-    u    = poly ? GEOSUnion_r(h, all, poly) : NULL;
+    GEOSGeometry *poly = QuadPolygon(h, &quad[8 * k]), *u;
+    u                  = poly ? GEOSUnion_r(h, all, poly) : NULL;
     if (poly) GEOSGeom_destroy_r(h, poly);
     GEOSGeom_destroy_r(h, all);
     all = u;
