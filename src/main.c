@@ -145,6 +145,9 @@ static PetscErrorCode SampleOverlap(Job *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Has a measured overlap passed -overlap_abort?  Every rank holds the same reduced value. */
+static PetscBool Blown(const Job *j) { return j->ovlBound > 0 && j->s.ovlMax > j->ovlBound ? PETSC_TRUE : PETSC_FALSE; }
+
 /* The time loop: a step, the modules' step end, the outputs, signals, progress.  A
    measured overlap beyond -overlap_abort ends it at once (blownStep): nothing of the
    blown-up state is written, and Run() raises the error once the files are closed. */
@@ -176,7 +179,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     const PetscBool frame = j->output && j->prm.outputEvery > 0 && j->s.step % j->prm.outputEvery == 0;
     const PetscBool chk = j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1);
     if ((frame || chk) && j->ovlBound > 0 && j->s.ovlStep != j->s.step) PetscCall(SampleOverlap(j)); /* nothing blown up is written */
-    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) { /* every rank holds the same reduced value */
+    if (Blown(j)) {
       j->blownStep = j->s.step;
       break;
     }
@@ -202,7 +205,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       break;
     }
     PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_FALSE));
-    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) {
+    if (Blown(j)) {
       j->blownStep = j->s.step;
       break;
     }
@@ -215,7 +218,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
   }
   if (j->blownStep < 0 && j->s.ovlStep != j->s.step) { /* the end is always measured (the summary's) */
     PetscCall(SampleOverlap(j));
-    if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) j->blownStep = j->s.step;
+    if (Blown(j)) j->blownStep = j->s.step;
   }
   /* the last state, unless it has blown up: then the last good snapshot and checkpoint stay */
   if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) PetscCall(H5MDWriteFrame(&j->w, &j->s));
