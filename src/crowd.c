@@ -60,6 +60,7 @@ static PetscErrorCode ExitSetUp(Sim *s);
 static PetscErrorCode CrowdSensorsAdvance(Sim *s);
 static PetscErrorCode CrowdSensorsMark(Sim *s);
 static PetscErrorCode CrowdRebinned(Sim *s);
+static PetscReal      CrowdStart(const Sim *s, const Crowd *c, PetscInt64 id);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y,
                                       const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
@@ -68,9 +69,10 @@ static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const Pet
   const Crowd *c = CrowdOf(s);
   PetscFunctionBeginUser;
   for (PetscInt i = 0; i < m; i++) {
-    PetscReal       wx, wy;
-    const PetscReal v = id[i] < c->nspeed ? (PetscReal)c->speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
+    PetscReal wx, wy, v = id[i] < c->nspeed ? (PetscReal)c->speed[id[i]] : InitFreeSpeed(&s->prm, id[i]);
+    if (CrowdWaiting(c, id[i], s->time)) continue; /* pre-movement: it stands */
     CrowdDirection(c, id[i], x[i], y[i], &wx, &wy);
+    v = ZoneSpeed(c->geom, &s->prm, id[i], v, x[i], y[i], wx, wy);
     fx[i] += v * wx;
     fy[i] += v * wy;
   }
@@ -92,12 +94,24 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
   c->geom = &s->geom;
+  ZoneFieldSpeeds(c->geom, &s->prm); /* the speed map of the travel-time fields (zone.c) */
   PetscCall(EikonalSolve(s->dom.comm, c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
      instead of a Philox draw, a log and a cosine per agent and step) */
   c->nspeed = s->prm.n;
   PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
+  if (s->prm.premoveOn) { /* pre-movement times, in double: an agent starts at its step exactly */
+    PetscCall(PetscMalloc1(c->nspeed + 1, &c->premove));
+    for (PetscInt64 i = 0; i < c->nspeed; i++) c->premove[i] = (double)InitPremove(&s->prm, i);
+  }
+  for (PetscInt k = s->prm.npop - 1; k >= 0; k--) { /* the populations' routes (population.c), first */
+    const Population *q = &s->prm.pop[k];
+    char              what[64];
+    if (!q->route[0] || !q->count) continue;
+    PetscCall(PetscSNPrintf(what, sizeof(what), "-pop_%s_route", q->name));
+    PetscCall(GeometryAddRoute(s->dom.comm, c->geom, what, q->route, q->first, q->first + q->count - 1));
+  }
   PetscCall(RouterSetUp(s, &c->route, c->geom));
   PetscCall(ExitSetUp(s)); /* before the law's wall lists: it may add walls */
   if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
@@ -150,7 +164,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
     if (kind) bad[0] = (PetscReal)p->id[i], bad[1] = p->x[i], bad[2] = p->y[i], bad[3] = kind;
   }
   PetscCall(GeometryPassableDestroy(&pass)); /* before an error below */
-  { /* the lowest bad id over all ranks is reported */
+  {                                          /* the lowest bad id over all ranks is reported */
     struct {
       double v;
       int    r;
@@ -676,7 +690,7 @@ static void Flow(PetscInt n, PetscReal first, PetscReal last, PetscReal *flow)
    order, the evacuation curve N(t), the mean density map. */
 typedef struct {
   PetscReal  time;
-  PetscInt64 remaining;
+  PetscInt64 remaining, moving; /* agents inside; of them, those whose pre-movement is over */
 } CurveRow;
 
 typedef struct {
@@ -776,17 +790,19 @@ static PetscErrorCode ReportCSV(const Sim *s, const Crowd *c, const Report *r)
     FILE *f;
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
     if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
-      fprintf(f, "id,time,exit\n");
+      fprintf(f, "id,time,exit,start\n");
       for (PetscInt k = 0; k < r->tot; k++)
-        fprintf(f, "%lld,%.10g,%d\n", (long long)r->all[k].id, (double)r->all[k].time, (int)r->all[k].exit);
+        fprintf(f, "%lld,%.10g,%d,%.10g\n", (long long)r->all[k].id, (double)r->all[k].time, (int)r->all[k].exit,
+                (double)CrowdStart(s, c, r->all[k].id));
       bad = fclose(f) != 0;
     } else bad = 1;
     if (!bad) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s.evacuation.csv", s->prm.output));
       if ((f = fopen(name, "w"))) {
-        fprintf(f, "time,remaining\n");
+        fprintf(f, "time,remaining,moving\n");
         for (PetscInt k = 0; k < r->ncurve; k++)
-          fprintf(f, "%.10g,%lld\n", (double)r->curve[k].time, (long long)r->curve[k].remaining);
+          fprintf(f, "%.10g,%lld,%lld\n", (double)r->curve[k].time, (long long)r->curve[k].remaining,
+                  (long long)r->curve[k].moving);
         bad = fclose(f) != 0;
       } else bad = 1;
     }
@@ -824,14 +840,25 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
     PetscCall(IoWriteAttr(comm, g, "door_width", H5T_NATIVE_DOUBLE, 0, &W));
     PetscCall(IoWriteAttr(comm, g, "lab_specific_flow", H5T_NATIVE_DOUBLE, 0, &js));
     PetscCall(IoWriteStringAttr(comm, g, "description",
-                                "exits: one row per agent that left (id, time s, exit); evacuation: agents inside "
-                                "after each exit time; sensors: one row per crossing of a sensor line (direction +1 "
+                                "exits: one row per agent that left (id, time s, exit); exits_start: the time each "
+                                "one started to walk (its pre-movement over); evacuation: agents inside, and those "
+                                "of them walking, after each time one left or started; sensors: one row per crossing "
+                                "of a sensor line (direction +1 "
                                 "from its left to its right); density: mean agents per m^2"));
   }
   PetscCall(WriteTables(comm, g, dxpl, r->all, r->tot, r->crs, r->ncr));
+  { /* each passage's agent's start time (its pre-movement over), row for row */
+    PetscReal *st;
+    PetscCall(PetscMalloc1(r->tot + 1, &st));
+    for (PetscInt k = 0; r->all && k < r->tot; k++) st[k] = CrowdStart(s, c, r->all[k].id);
+    d[0] = (hsize_t)r->tot;
+    PetscCall(WriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
+    PetscCall(PetscFree(st));
+  }
   t = H5Tcreate(H5T_COMPOUND, sizeof(CurveRow));
   H5Tinsert(t, "time", HOFFSET(CurveRow, time), H5T_NATIVE_DOUBLE);
   H5Tinsert(t, "remaining", HOFFSET(CurveRow, remaining), H5T_NATIVE_INT64);
+  H5Tinsert(t, "moving", HOFFSET(CurveRow, moving), H5T_NATIVE_INT64);
   d[0] = (hsize_t)r->ncurve;
   PetscCall(WriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
   H5Tclose(t);
@@ -855,6 +882,95 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* When agent id starts to walk: the first step time k h >= its pre-movement time (0
+   without one). */
+static PetscReal CrowdStart(const Sim *s, const Crowd *c, PetscInt64 id)
+{
+  const PetscReal h = s->prm.dt;
+  PetscReal       k;
+  if (!c->premove || id >= c->nspeed || !(c->premove[id] > 0)) return 0;
+  k = PetscCeilReal(c->premove[id] / h);
+  while (k > 0 && h * (k - 1) >= c->premove[id]) k--;
+  while (h * k < c->premove[id]) k++;
+  return h * k;
+}
+
+static int CompareReal(const void *a, const void *b)
+{
+  const PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return (x > y) - (x < y);
+}
+
+/* The curve (rank 0): the agents inside, and of them those walking, at t = 0 and after
+   every time at which agents left or started to walk. */
+static PetscErrorCode Curve(const Sim *s, const Crowd *c, Report *r)
+{
+  PetscReal *start = NULL;
+  PetscInt64 ns = 0, js = 0, moving = 0;
+  PetscInt   je = 0;
+
+  PetscFunctionBeginUser;
+  if (c->premove) {
+    PetscCall(PetscMalloc1(c->total + 1, &start));
+    for (PetscInt64 i = 0; i < c->total && i < c->nspeed; i++) start[ns++] = CrowdStart(s, c, i);
+    qsort(start, (size_t)ns, sizeof(PetscReal), CompareReal);
+  } else moving = c->total;
+  while (js < ns && start[js] <= 0) js++, moving++;
+  PetscCall(PetscMalloc1(r->tot + ns + 1, &r->curve));
+  r->curve[r->ncurve++] = (CurveRow){0, c->total, moving};
+  while (je < r->tot || js < ns) {
+    const PetscReal t = je < r->tot && (js >= ns || r->all[je].time <= start[js]) ? r->all[je].time : start[js];
+    for (; je < r->tot && r->all[je].time == t; je++) moving--;
+    for (; js < ns && start[js] == t; js++) moving++;
+    r->curve[r->ncurve++] = (CurveRow){t, c->total - je, moving};
+  }
+  PetscCall(PetscFree(start));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pre-movement times drawn, per population, next to the distribution asked for;
+   and each population's free speeds (rank 0). */
+static PetscErrorCode ReportPopulations(const Sim *s, const Crowd *c)
+{
+  const Params  *prm = &s->prm;
+  const PetscInt np  = PetscMax(prm->npop, 1);
+  PetscFunctionBeginUser;
+  if (!prm->npop && !c->premove) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < np; k++) {
+    const PetscInt64 first = prm->npop ? prm->pop[k].first : 0, n = prm->npop ? prm->pop[k].count : c->total;
+    const Dist      *pre = prm->npop ? &prm->pop[k].premove : &prm->premove;
+    char             want[128], name[64] = "";
+    PetscReal       *v, sum = 0, vs = 0, vlo = PETSC_MAX_REAL, vhi = 0;
+    if (n <= 0 || first + n > c->nspeed) continue;
+    if (prm->npop) PetscCall(PetscSNPrintf(name, sizeof(name), " of population %s", prm->pop[k].name));
+    if (prm->npop) {
+      for (PetscInt64 i = first; i < first + n; i++) {
+        vs += c->speed[i];
+        vlo = PetscMin(vlo, c->speed[i]), vhi = PetscMax(vhi, c->speed[i]);
+      }
+      DistText(&prm->pop[k].speed, want, sizeof(want));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "summary: crowd: population %s: %" PetscInt64_FMT " agents (ids %" PetscInt64_FMT
+                            " to %" PetscInt64_FMT "), free speed drawn mean %.4g, min %.4g, max %.4g m/s; asked %s\n",
+                            prm->pop[k].name, n, first, first + n - 1, (double)(vs / (PetscReal)n), (double)vlo,
+                            (double)vhi, want));
+    }
+    if (!c->premove) continue;
+    PetscCall(PetscMalloc1(n, &v));
+    for (PetscInt64 i = 0; i < n; i++) sum += (v[i] = c->premove[first + i]);
+    qsort(v, (size_t)n, sizeof(PetscReal), CompareReal);
+    DistText(pre, want, sizeof(want));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: pre-movement%s: %" PetscInt64_FMT
+                          " agents, drawn mean %.4g s, median %.4g s, min %.4g s, max %.4g s; asked %s\n",
+                          name, n, (double)(sum / (PetscReal)n),
+                          (double)(n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])), (double)v[0], (double)v[n - 1],
+                          want));
+    PetscCall(PetscFree(v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t file, hid_t dxpl)
 {
   Crowd      *c    = CrowdOf(s);
@@ -871,17 +987,14 @@ static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t
   PetscCheck(s->ndisks > 0 || r->tot == c->total, comm, PETSC_ERR_PLIB,
              "%" PetscInt64_FMT " agents left the scene but %" PetscInt_FMT " passages were recorded", c->total,
              r->tot);
-  if (!rank) { /* N(t): the count at t = 0 and after every time at which agents left */
-    PetscCall(PetscMalloc1(r->tot + 1, &r->curve));
-    r->curve[r->ncurve++] = (CurveRow){0, c->total};
-    for (PetscInt k = 0; k < r->tot; k++)
-      if (k + 1 == r->tot || r->all[k + 1].time != r->all[k].time)
-        r->curve[r->ncurve++] = (CurveRow){r->all[k].time, c->total - k - 1};
+  if (!rank) PetscCall(Curve(s, c, r)); /* N(t) and the agents moving */
+  if (!rank) {
     if (r->dens)
       for (size_t k = 0; k < (size_t)c->dnx * c->dny; k++) r->dens[k] /= PetscMax(c->dsamples, 1) * c->dh * c->dh;
   }
   PetscCallMPI(MPI_Bcast(&r->ncurve, 1, MPIU_INT, 0, comm));
   if (!rank) PetscCall(ReportLines(s, c, r));
+  if (!rank) PetscCall(ReportPopulations(s, c));
   PetscCall(RouterReport(s, &c->route));
   if (writeFiles) PetscCall(ReportCSV(s, c, r));
   if (writeFiles && file >= 0) PetscCall(ReportGroup(s, c, r, file, dxpl));
@@ -918,6 +1031,10 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   if (c->dens) {
     d[0] = (hsize_t)c->dny * c->dnx;
     PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
+  }
+  if (c->premove) { /* the pre-movement times, so that a restart goes on with these */
+    d[0] = (hsize_t)c->nspeed;
+    PetscCall(WriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
   }
   PetscCall(RouterCheckpointWrite((Sim *)s, &c->route, g, dxpl));
   PetscCallHDF5(comm, H5Gclose(g));
@@ -999,6 +1116,7 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
       ok        = !IoInjectFault(comm, "crowd-records") && ReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
            ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
       if (ok && c->dens) ok = ReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
+      if (ok && c->premove) ok = ReadRoot(g, "premove", H5T_NATIVE_DOUBLE, (hsize_t)c->nspeed, c->premove) >= 0;
       H5Tclose(te);
       H5Tclose(tc);
     }
@@ -1007,6 +1125,7 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
   if (!ok) H5Gclose(g);
   PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the crowd records (/checkpoint/crowd) are damaged",
              path);
+  if (c->premove) PetscCallMPI(MPI_Bcast(c->premove, (PetscMPIInt)c->nspeed, MPI_DOUBLE, 0, comm));
   {
     PetscErrorCode ierr = RouterCheckpointRead(s, &c->route, g, path);
     H5Gclose(g);
@@ -1027,6 +1146,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   PetscCall(PetscFree2(c->px, c->py));
   PetscCall(PetscFree(c->dens));
   PetscCall(PetscFree(c->speed));
+  PetscCall(PetscFree(c->premove));
   PetscCall(PetscFree(c->exitNormal));
   PetscCall(CsmDestroy(&c->csm));
   PetscCall(PetscFree(c));

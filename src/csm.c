@@ -138,18 +138,21 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
   for (PetscInt i = 0; i < mm; i++) {
     const PetscReal  xi = x[i], yi = y[i], ri = r[i];
     const PetscInt64 idi = id[i];
-    const PetscReal  v0  = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
     const PetscReal  T   = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
     const PetscInt   wk = WallCell(m, xi, yi), wb = m->wbeg[wk], we = m->wbeg[wk + 1];
+    PetscReal        v0 = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
     PetscReal        e0x, e0y, ex, ey, wx = 0, wy = 0, sp = PETSC_MAX_REAL;
     int64_t          sx = 0, sy = 0;
     PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0, kb;
+
+    if (CrowdWaiting(c, idi, s->time)) continue; /* pre-movement: it stands (population.c) */
+    CrowdDirection(c, idi, xi, yi, &e0x, &e0y);
+    v0 = ZoneSpeed(g, &s->prm, idi, v0, xi, yi, e0x, e0y); /* slow zones, stairs (zone.c) */
 
     /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
        turns it by more than 1e-4 (l <= r_i + r_max) */
     const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2),
                     rho = PetscSqrtReal(Ri2) + re->skin;
-    CrowdDirection(c, idi, xi, yi, &e0x, &e0y);
     ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
     for (PetscInt ky = ky0; ky <= ky1; ky++)
       bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
@@ -242,8 +245,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
 
 static PetscReal CsmRange(const Params *prm)
 {
-  const PetscReal vmax = PetscMax(prm->speed[3], prm->frac2 > 0 ? prm->speed2[3] : 0);
-  const PetscReal Tmax = PetscMax(prm->csmT[0], prm->frac2 > 0 ? prm->csmT[1] : 0);
+  const PetscReal vmax = ParamsSpeedMax(prm), Tmax = ParamsTimeGapMax(prm);
   return 2 * InitRadiusMax(prm) + PetscMax(vmax * Tmax, prm->csmRep[1] * PetscLogReal(prm->csmRep[0] / CSM_EPS));
 }
 
@@ -261,9 +263,12 @@ PetscErrorCode CsmSetUp(Sim *s)
   m->repCut  = m->a > 0 ? m->D * PetscLogReal(m->a / CSM_EPS) : -1;
   m->wallCut = m->aw > 0 ? m->Dw * PetscLogReal(m->aw / CSM_EPS) : -1;
   m->T[0] = prm->csmT[0], m->T[1] = prm->csmT[1];
-  m->avoid = prm->csmAvoid;
-  m->kappa = prm->csmCorridor;
-  if (prm->frac2 > 0 && m->T[1] != m->T[0]) { /* the population of each id, once */
+  for (PetscInt k = 0; k < prm->npop; k++) m->T[k] = prm->pop[k].timeGap > 0 ? prm->pop[k].timeGap : prm->csmT[0];
+  m->avoid         = prm->csmAvoid;
+  m->kappa         = prm->csmCorridor;
+  PetscBool differ = (PetscBool)(prm->frac2 > 0 && m->T[1] != m->T[0]);
+  for (PetscInt k = 1; k < prm->npop; k++) differ = (PetscBool)(differ || m->T[k] != m->T[0]);
+  if (differ) { /* the population of each id, once */
     PetscCall(PetscMalloc1(prm->n + 1, &m->pop));
     for (PetscInt64 i = 0; i < prm->n; i++) m->pop[i] = (char)InitPopulation(prm, i);
   }

@@ -3,7 +3,8 @@
  * A pedestrian's desired direction is w = -grad phi / |grad phi|, with phi the travel
  * distance (time at unit speed) to the nearest exit through the walkable area:
  *     |grad phi| F = 1 in the walkable area,   phi = 0 on the exits,
- * F the local speed (1, or lower near walls with -eikonal_wall_distance).
+ * F the local speed (1, or lower near walls with -eikonal_wall_distance, times the speed
+ * factor of a slow zone or a stair: zone.c).
  *
  * Discretisation: nodes (x0 + i h, y0 + j h) on the bounding box of the walkable area,
  * h = -eikonal_h.  A node is active if it lies inside the walkable area (geometry.c).
@@ -134,6 +135,65 @@ static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *
   }
 }
 
+/* The speed map of the zones (zone.c) multiplied into *F (allocated when NULL): a slow
+   zone's factor; on a stair fUp or fDown by the direction in which a first march, with
+   their mean, walks it (-grad phi along the stair's axis). */
+static PetscErrorCode ZoneMarch(const Eikonal *e, const Geometry *g, PetscInt nseg, const PetscReal *seg, double **F)
+{
+  const PetscInt M = e->nx * e->ny;
+  PetscInt      *zk;
+  double        *F1;
+  PetscBool      stairs = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  if (!*F) {
+    PetscCall(PetscMalloc1(M, F));
+    for (PetscInt k = 0; k < M; k++) (*F)[k] = 1;
+  }
+  PetscCall(PetscMalloc2(M, &zk, M, &F1));
+  for (PetscInt j = 0; j < e->ny; j++)
+    for (PetscInt i = 0; i < e->nx; i++) {
+      const PetscInt k = j * e->nx + i;
+      zk[k]            = e->active[k] ? GeometryZoneAt(g, e->x0 + i * e->h, e->y0 + j * e->h) : -1;
+      F1[k]            = (*F)[k];
+      if (zk[k] < 0) continue;
+      const GeomZone *z = &g->zone[zk[k]];
+      F1[k] *= 0.5 * (z->fUp + z->fDown);
+      stairs = (PetscBool)(stairs || z->stair);
+    }
+  if (stairs) { /* which way the field walks each stair node */
+    Seed(e, nseg, seg, e->phi);
+    PetscCall(March(e, F1, e->phi));
+  }
+  for (PetscInt j = 0; j < e->ny; j++)
+    for (PetscInt i = 0; i < e->nx; i++) {
+      const PetscInt k = j * e->nx + i;
+      if (zk[k] < 0) continue;
+      const GeomZone *z = &g->zone[zk[k]];
+      if (!z->stair) {
+        (*F)[k] *= z->factor;
+        continue;
+      }
+      /* phi grows away from the exits: walking the field means going down phi, up the
+         stair when phi falls along the axis (a one-sided difference where needed) */
+      double          d  = 0;
+      const PetscReal ux = z->ux, uy = z->uy;
+      const PetscBool w  = (PetscBool)(i > 0 && isfinite(e->phi[k - 1])),
+                      ea = (PetscBool)(i + 1 < e->nx && isfinite(e->phi[k + 1]));
+      const PetscBool s  = (PetscBool)(j > 0 && isfinite(e->phi[k - e->nx])),
+                      n  = (PetscBool)(j + 1 < e->ny && isfinite(e->phi[k + e->nx]));
+      if (ea && w) d += ux * (e->phi[k + 1] - e->phi[k - 1]);
+      else if (ea && isfinite(e->phi[k])) d += ux * (e->phi[k + 1] - e->phi[k]);
+      else if (w && isfinite(e->phi[k])) d += ux * (e->phi[k] - e->phi[k - 1]);
+      if (n && s) d += uy * (e->phi[k + e->nx] - e->phi[k - e->nx]);
+      else if (n && isfinite(e->phi[k])) d += uy * (e->phi[k + e->nx] - e->phi[k]);
+      else if (s && isfinite(e->phi[k])) d += uy * (e->phi[k] - e->phi[k - e->nx]);
+      (*F)[k] *= d <= 0 ? z->fUp : z->fDown;
+    }
+  PetscCall(PetscFree2(zk, F1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e)
 {
   PetscFunctionBeginUser;
@@ -167,6 +227,7 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
     for (PetscInt k = 0; k < e->nx * e->ny; k++)
       F[k] = PetscMax(0.2, PetscMin(1.0, isfinite(e->phi[k]) ? e->phi[k] / wallDist : 1.0));
   }
+  if (g->nzones) PetscCall(ZoneMarch(e, g, nseg, seg, &F));
   Seed(e, nseg, seg, e->phi);
   PetscCall(March(e, F, e->phi));
   PetscCall(PetscFree(F));

@@ -18,6 +18,17 @@
  *     route hall,main POLYGON ((0 6, 3 6, 3 11, 0 11, 0 6))
  *     route 1 ids 0-9
  *
+ * Slow zones and stairs (zone.c), optional:
+ *
+ *     zone 0.5 POLYGON ((0 0, 4 0, 4 2, 0 2, 0 0))                  # speed x 0.5 in it
+ *     stair 6 LINESTRING (0 1, 8 1) POLYGON ((0 0, 8 0, 8 2, 0 2, 0 0))
+ *
+ * `zone FACTOR REGION` multiplies the speed of whoever is in REGION by FACTOR in (0, 1].
+ * `stair RISE AXIS REGION`: a stair that climbs RISE metres along AXIS, a LINESTRING
+ * from its foot to its head (its plan length is the axis's length); the speeds on it
+ * are -stair_up and -stair_down, along the slope.  The first zone that holds a point is
+ * its zone.
+ *
  * `exit NAME WKT` names an exit (a name is not all digits and not a WKT keyword; an exit
  * is also known by its index, from 0).  `waypoint NAME WKT` is a target inside the
  * walkable area.  `route T1,T2,... REGION` sends the agents that start in REGION (a WKT
@@ -44,6 +55,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <math.h>
 
 typedef struct {
   char msg[512];
@@ -154,6 +166,9 @@ static PetscErrorCode GeometryCopy(const Geometry *a, Geometry *b)
   PetscCall(CopyInts(a->sensorId, a->nsensor, &b->sensorId));
   PetscCall(CopyReals(a->way, 4 * a->nways, &b->way));
   PetscCall(CopyReals(a->rring, 4 * a->nrring, &b->rring));
+  PetscCall(CopyReals(a->zring, 4 * a->nzring, &b->zring));
+  PetscCall(PetscMalloc1(a->nzones + 1, &b->zone));
+  if (a->nzones) PetscCall(PetscArraycpy(b->zone, a->zone, a->nzones));
   PetscCall(PetscMalloc1(a->nexits + a->nways + 1, &b->name));
   if (a->nexits + a->nways) PetscCall(PetscArraycpy(b->name, a->name, a->nexits + a->nways));
   PetscCall(PetscMalloc1(a->nroutes + 1, &b->route));
@@ -320,6 +335,24 @@ static void ResolveTargets(const Geometry *g, const char *list, GeomRoute *r, ch
     snprintf(err, errlen, "line %d: a route must end at an exit (its last target is a waypoint)", (int)r->line);
 }
 
+PetscErrorCode GeometryAddRoute(MPI_Comm comm, Geometry *g, const char *what, const char *targets, PetscInt64 id0,
+                                PetscInt64 id1)
+{
+  GeomRoute r;
+  char      err[512] = "";
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&r, sizeof(r)));
+  r.id0 = id0, r.id1 = id1;
+  ResolveTargets(g, targets, &r, err, sizeof(err));
+  PetscCheck(!err[0], comm, PETSC_ERR_USER_INPUT, "%s '%s': %s", what, targets,
+             strncmp(err, "line 0: ", 8) ? err : err + 8);
+  PetscCall(PetscRealloc(sizeof(GeomRoute) * (size_t)(g->nroutes + 1), &g->route));
+  for (PetscInt k = g->nroutes; k > 0; k--) g->route[k] = g->route[k - 1];
+  g->route[0] = r;
+  g->nroutes++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscBool GeometryRouteHolds(const Geometry *g, PetscInt k, PetscInt64 id, PetscReal x, PetscReal y)
 {
   const GeomRoute *r  = &g->route[k];
@@ -339,6 +372,75 @@ const char *GeometryTargetName(const Geometry *g, PetscInt t, char *buf, size_t 
   return buf;
 }
 
+/* The head of a `zone` or `stair` line: the factor, or the rise and the axis (stairs);
+   *wkt is left at the area's WKT.  A failure is a message in err. */
+static PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, PetscBool stair, const char **wkt,
+                               GeomZone *z, char *err, size_t errlen)
+{
+  const char *a = *wkt;
+  char       *end;
+  double      v;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(z, sizeof(*z)));
+  z->line = lineno;
+  v       = strtod(a, &end);
+  if (end == a || !isfinite(v) || (stair ? v < 0 || v > 100 : v <= 0 || v > 1)) {
+    PetscCall(PetscSNPrintf(err, errlen,
+                            stair ? "line %d: expected 'stair RISE LINESTRING (foot x y, head x y) POLYGON (...)' "
+                                    "with the rise in metres, 0 to 100"
+                                  : "line %d: expected 'zone FACTOR POLYGON (...)' with the speed factor in (0, 1]",
+                            lineno));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  a = end;
+  if (!stair) {
+    z->factor = v;
+    *wkt      = a;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  z->stair = PETSC_TRUE;
+  z->rise  = v;
+  {
+    const char   *ls = strcasestr(a, "LINESTRING"), *pg = strcasestr(a, "POLYGON");
+    char          axis[512];
+    GEOSGeometry *geom;
+    unsigned int  np = 0;
+    if (pg && pg > a && (pg[-1] == 'I' || pg[-1] == 'i')) pg -= 5; /* MULTIPOLYGON */
+    if (!ls || !pg || pg < ls || (size_t)(pg - ls) >= sizeof(axis)) {
+      PetscCall(PetscSNPrintf(err, errlen,
+                              "line %d: a stair needs an axis: 'stair RISE LINESTRING (foot x y, head x y) POLYGON "
+                              "(...)', the axis from the stair's foot to its head",
+                              lineno));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    memcpy(axis, ls, (size_t)(pg - ls));
+    axis[pg - ls] = 0;
+    geom          = GEOSWKTReader_read_r(h, rd, axis);
+    if (geom && GEOSGeomTypeId_r(h, geom) == GEOS_LINESTRING)
+      GEOSCoordSeq_getSize_r(h, GEOSGeom_getCoordSeq_r(h, geom), &np);
+    if (np == 2) {
+      const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, geom);
+      double                   x0, y0, x1, y1;
+      GEOSCoordSeq_getXY_r(h, cs, 0, &x0, &y0);
+      GEOSCoordSeq_getXY_r(h, cs, 1, &x1, &y1);
+      const double l = sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+      if (l > 0) {
+        z->axis[0] = x0, z->axis[1] = y0, z->axis[2] = x1, z->axis[3] = y1;
+        z->ux = (x1 - x0) / l, z->uy = (y1 - y0) / l;
+        z->cosine = l / sqrt(l * l + z->rise * z->rise);
+      } else np = 0;
+    }
+    if (geom) GEOSGeom_destroy_r(h, geom);
+    if (np != 2)
+      PetscCall(PetscSNPrintf(
+        err, errlen, "line %d: a stair's axis is a LINESTRING of two distinct points (its foot, then its head)",
+        lineno));
+    *wkt = pg;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, *kept = NULL, err[700] = "";
@@ -346,7 +448,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GeosMsg             gm = {""};
   GEOSWKTReader      *rd;
   GEOSGeometry       *walk = NULL, *exits[256], *ways[256];
-  PetscInt            nex = 0, caps = 0, nway = 0, nrt = 0, caprr = 0;
+  PetscInt            nex = 0, caps = 0, nway = 0, nrt = 0, caprr = 0, capz = 0;
   char                names[512][GEOM_NAME_LEN], (*rtext)[256] = NULL;
   GeomRoute          *routes = NULL;
 
@@ -379,18 +481,20 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       lineno++;
       while (*line == ' ' || *line == '\t') line++;
       if (!*line || *line == '#' || *line == '\r') continue;
-      const PetscBool isWalk          = (PetscBool)!strncmp(line, "walkable", 8),
-                      isWay           = (PetscBool)!strncmp(line, "waypoint ", 9),
-                      isRoute         = (PetscBool)!strncmp(line, "route ", 6),
-                      isExit          = (PetscBool)(!strncmp(line, "exit", 4) && !isWay && !isRoute),
-                      isSensor        = (PetscBool)!strncmp(line, "sensor", 6);
-      const char *wktText             = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : 6);
+      const PetscBool isWalk   = (PetscBool)!strncmp(line, "walkable", 8),
+                      isWay    = (PetscBool)!strncmp(line, "waypoint ", 9),
+                      isRoute  = (PetscBool)!strncmp(line, "route ", 6),
+                      isExit   = (PetscBool)(!strncmp(line, "exit", 4) && !isWay && !isRoute),
+                      isSensor = (PetscBool)!strncmp(line, "sensor", 6), isZone = (PetscBool)!strncmp(line, "zone ", 5),
+                      isStair = (PetscBool)!strncmp(line, "stair ", 6);
+      const char *wktText     = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : isZone ? 5 : 6);
+      GeomZone    zn;
       char        name[GEOM_NAME_LEN] = "";
-      if (!isWalk && !isExit && !isSensor && !isWay && !isRoute) {
+      if (!isWalk && !isExit && !isSensor && !isWay && !isRoute && !isZone && !isStair) {
         PetscCall(PetscSNPrintf(err, sizeof(err),
                                 "line %d: expected 'walkable <WKT polygon>', 'exit [NAME] <WKT linestring>', 'sensor "
-                                "<WKT linestring>', 'waypoint NAME <WKT point>' or 'route TARGETS <WKT polygon | ids "
-                                "A-B>'",
+                                "<WKT linestring>', 'waypoint NAME <WKT point>', 'route TARGETS <WKT polygon | ids "
+                                "A-B>', 'zone FACTOR <WKT polygon>' or 'stair RISE <WKT linestring> <WKT polygon>'",
                                 lineno));
         break;
       }
@@ -406,10 +510,11 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           continue;
         }
         if (PetscAbsReal((PetscReal)v) > GEOM_COORD_MAX)
-          PetscCall(PetscSNPrintf(err, sizeof(err),
-                                  "line %d: the coordinate %g is out of range: throng takes coordinates in metres up to "
-                                  "%g in magnitude",
-                                  lineno, v, (double)GEOM_COORD_MAX));
+          PetscCall(
+            PetscSNPrintf(err, sizeof(err),
+                          "line %d: the coordinate %g is out of range: throng takes coordinates in metres up to "
+                          "%g in magnitude",
+                          lineno, v, (double)GEOM_COORD_MAX));
         c = end;
       }
       if (err[0]) break;
@@ -453,6 +558,10 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
         }
         wktText = b;
       }
+      if (isZone || isStair) { /* zone FACTOR POLYGON; stair RISE LINESTRING (foot, head) POLYGON */
+        PetscCall(ZoneLine(h, rd, lineno, isStair, &wktText, &zn, err, sizeof(err)));
+        if (err[0]) break;
+      }
       gm.msg[0]          = 0;
       GEOSGeometry *geom = GEOSWKTReader_read_r(h, rd, wktText);
       if (!geom) {
@@ -492,6 +601,25 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           if (g->nsensor == before)
             PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the sensor has no segment of non-zero length", lineno));
           else g->nsensors++;
+        }
+      } else if (isZone || isStair) {
+        if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a %s's area is a POLYGON or MULTIPOLYGON, got %s", lineno,
+                                  isStair ? "stair" : "zone", TypeName(h, geom, tname, sizeof(tname))));
+        else if (GEOSisValid_r(h, geom) != 1)
+          PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the %s's area is not a valid polygon", lineno,
+                                  isStair ? "stair" : "zone"));
+        else if (g->nzones == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 zones", lineno));
+        else {
+          double b[4];
+          GEOSGeom_getXMin_r(h, geom, &b[0]), GEOSGeom_getYMin_r(h, geom, &b[1]);
+          GEOSGeom_getXMax_r(h, geom, &b[2]), GEOSGeom_getYMax_r(h, geom, &b[3]);
+          for (int q = 0; q < 4; q++) zn.bbox[q] = b[q];
+          zn.zbeg = g->nzring;
+          PetscCall(AddLines(h, geom, &g->zring, NULL, 0, &g->nzring, &capz));
+          zn.zend = g->nzring;
+          PetscCall(PetscRealloc(sizeof(GeomZone) * (size_t)(g->nzones + 1), &g->zone));
+          g->zone[g->nzones++] = zn;
         }
       } else if (isRoute) {
         if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON)
@@ -604,8 +732,25 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscCall(PetscFree(g->name));
   PetscCall(PetscFree(g->route));
   PetscCall(PetscFree(g->rring));
+  PetscCall(PetscFree(g->zone));
+  PetscCall(PetscFree(g->zring));
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt GeometryZoneAt(const Geometry *g, PetscReal x, PetscReal y)
+{
+  for (PetscInt k = 0; k < g->nzones; k++) {
+    const GeomZone *z  = &g->zone[k];
+    PetscBool       in = PETSC_FALSE;
+    if (x < z->bbox[0] || x > z->bbox[2] || y < z->bbox[1] || y > z->bbox[3]) continue;
+    for (PetscInt s = z->zbeg; s < z->zend; s++) {
+      const PetscReal *q = &g->zring[4 * s];
+      if ((q[1] > y) != (q[3] > y) && x < (q[2] - q[0]) * (y - q[1]) / (q[3] - q[1]) + q[0]) in = (PetscBool)!in;
+    }
+    if (in) return k;
+  }
+  return -1;
 }
 
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y)
@@ -649,6 +794,35 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GeometryPolygonArea(const Geometry *g, PetscInt n, const PetscReal *xy, PetscReal *area)
+{
+  GEOSContextHandle_t h    = GEOS_init_r();
+  GEOSWKTReader      *rd   = GEOSWKTReader_create_r(h);
+  GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *poly = NULL, *cut = NULL, *ring;
+  GEOSCoordSequence  *cs = GEOSCoordSeq_create_r(h, (unsigned)n + 1, 2);
+  double              a  = -1;
+
+  PetscFunctionBeginUser;
+  for (unsigned i = 0; cs && i <= (unsigned)n; i++)
+    GEOSCoordSeq_setXY_r(h, cs, i, xy[2 * (i % n)], xy[2 * (i % n) + 1]);
+  ring = cs ? GEOSGeom_createLinearRing_r(h, cs) : NULL; /* owns cs */
+  poly = ring ? GEOSGeom_createPolygon_r(h, ring, NULL, 0) : NULL;
+  if (poly && GEOSisValid_r(h, poly) != 1) a = -2; /* self-intersecting */
+  else {
+    cut = walk && poly ? GEOSIntersection_r(h, walk, poly) : NULL;
+    if (cut) GEOSArea_r(h, cut, &a);
+  }
+  if (cut) GEOSGeom_destroy_r(h, cut);
+  if (poly) GEOSGeom_destroy_r(h, poly);
+  if (walk) GEOSGeom_destroy_r(h, walk);
+  GEOSWKTReader_destroy_r(h, rd);
+  GEOS_finish_r(h);
+  PetscCheck(a != -2, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "a region's polygon crosses itself");
+  PetscCheck(a >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not intersect a region with the walkable area");
+  *area = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A quadrilateral (4 corners x0,y0,...,x3,y3 in order around it) as a GEOS polygon, or
    NULL. */
 static GEOSGeometry *QuadPolygon(GEOSContextHandle_t h, const PetscReal *quad)
@@ -662,10 +836,10 @@ static GEOSGeometry *QuadPolygon(GEOSContextHandle_t h, const PetscReal *quad)
 }
 
 struct _p_GeometryPassable {
-  GEOSContextHandle_t          h;
-  GEOSGeometry                *keep; /* the parts of the shrunk area that reach an exit */
+  GEOSContextHandle_t         h;
+  GEOSGeometry               *keep; /* the parts of the shrunk area that reach an exit */
   const GEOSPreparedGeometry *prep;
-  PetscReal                    tol;
+  PetscReal                   tol;
 };
 
 PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gpp)
@@ -741,7 +915,7 @@ PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, Pe
   GEOSContextHandle_t h    = GEOS_init_r();
   GEOSWKTReader      *rd   = GEOSWKTReader_create_r(h);
   GEOSGeometry       *walk = GEOSWKTReader_read_r(h, rd, g->walkWKT), *lane = QuadPolygon(h, quad);
-  double              a    = -1;
+  double              a = -1;
 
   PetscFunctionBeginUser;
   if (walk && lane) {

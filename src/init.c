@@ -28,11 +28,18 @@
 #include <stdlib.h>
 #include <errno.h>
 
-PetscReal InitRadiusMax(const Params *prm) { return PetscMax(prm->radius * (1 + prm->poly), prm->rmaxFile); }
+PetscReal InitRadiusMax(const Params *prm)
+{
+  PetscReal r = 0;
+  if (!prm->npop) return PetscMax(prm->radius * (1 + prm->poly), prm->rmaxFile);
+  for (PetscInt k = 0; k < prm->npop; k++) r = PetscMax(r, DistMax(&prm->pop[k].radius));
+  return r;
+}
 
 PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
   double u[2];
+  if (prm->npop) return DistDraw(&prm->pop[ParamsPopulationOf(prm, id)].radius, prm->seed, id, RANDOM_STREAM_RADIUS);
   if (prm->poly == 0) return prm->radius;
   RandomUniform2(prm->seed, id, RANDOM_STREAM_RADIUS, 0, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
@@ -46,6 +53,7 @@ void InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2])
 PetscInt InitPopulation(const Params *prm, PetscInt64 id)
 {
   double u[2];
+  if (prm->npop) return ParamsPopulationOf(prm, id);
   if (prm->frac2 <= 0) return 0;
   RandomUniform2(prm->seed, id, RANDOM_STREAM_GROUP, 0, u);
   return u[0] < prm->frac2 ? 1 : 0;
@@ -54,9 +62,17 @@ PetscInt InitPopulation(const Params *prm, PetscInt64 id)
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
 {
   PetscReal        z[2];
-  const PetscReal *s = InitPopulation(prm, id) ? prm->speed2 : prm->speed;
+  const PetscReal *s;
+  if (prm->npop) return DistDraw(&prm->pop[ParamsPopulationOf(prm, id)].speed, prm->seed, id, RANDOM_STREAM_SPEED);
+  s = InitPopulation(prm, id) ? prm->speed2 : prm->speed;
   RandomNormal2(prm->seed, id, RANDOM_STREAM_SPEED, 0, z); /* one normal deviate per id */
   return PetscMin(s[3], PetscMax(s[2], s[0] + s[1] * z[0]));
+}
+
+PetscReal InitPremove(const Params *prm, PetscInt64 id)
+{
+  const Dist *d = prm->npop ? &prm->pop[ParamsPopulationOf(prm, id)].premove : &prm->premove;
+  return DistDraw(d, prm->seed, id, RANDOM_STREAM_PREMOVE);
 }
 
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */
@@ -303,6 +319,19 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A population's sites: those of the crowd's filter that lie in its region. */
+typedef struct {
+  InitSiteFilter    ok;
+  void             *ctx;
+  const Population *pop;
+} PopFilter;
+
+static PetscBool PopSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
+{
+  const PopFilter *f = (const PopFilter *)ctx;
+  return PopulationHolds(f->pop, x, y) && (!f->ok || f->ok(f->ctx, x, y, margin));
+}
+
 PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
 {
   PetscFunctionBeginUser;
@@ -310,6 +339,18 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
   p->n  = 0;
   p->ng = 0;
   if (prm->init == INIT_FILE) PetscCall(InitFromFile(prm, d, p));
+  else if (prm->npop) /* -populations: each in its region, ids numbered population after population */
+    for (PetscInt k = 0; k < prm->npop; k++) {
+      const Population *q = &prm->pop[k];
+      PopFilter         f = {ok, ctx, q};
+      char              what[64];
+      PetscCheck(prm->init != INIT_UNIFORM || q->nvert == 4, d->comm, PETSC_ERR_USER_INPUT,
+                 "-init uniform places agents in rectangles: give population '%s' a rectangle x0,y0,x1,y1, or -init "
+                 "jitter",
+                 q->name);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "the region of population '%s'", q->name));
+      PetscCall(InitGroup(prm, what, q->bbox, q->first, q->count, d, p, PopSiteOK, &f));
+    }
   else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx));
   else /* -groups: each region gets its count, ids numbered group after group */
     for (PetscInt g = 0, first = 0; g < prm->ngroups; first += (PetscInt)prm->groups[5 * g + 4], g++) {

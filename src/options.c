@@ -14,6 +14,7 @@
  * Any option left unused after ProcessOptions() is an error that names it: a misspelt
  * option must not silently run a different experiment.                                   */
 #include <throng/options.h>
+#include <throng/optdecl.h>
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -64,7 +65,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->overlapMaxSweeps                                       = 100000;
   p->progress                                               = 0;
   p->overlapEvery      = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
-  p->overlapAbort      = 2; /* two smallest diameters: disks pass through each other (main.c) */
+  p->overlapAbort      = 2;  /* two smallest diameters: disks pass through each other (main.c) */
   p->map               = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
   p->quiet             = PETSC_FALSE;
@@ -128,12 +129,6 @@ PetscErrorCode ParamsSetDefaults(Params *p)
  *       RUN   it steers the run only (output, progress, decomposition, the initial
  *             state, which a restart takes from its checkpoint).
  * So no option can be left out of the restart check: a new one must say which it is.  */
-typedef struct {
-  MPI_Comm          comm;
-  PetscOptionItems *PetscOptionsObject;
-  Params           *p;
-} Opt;
-
 static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n,
                               const PetscInt *count, PetscInt per, const char *const *list)
 {
@@ -200,7 +195,7 @@ static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const char *help, PetscReal *v, PetscBool *set)
+PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const char *help, PetscReal *v, PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscBool         s;
@@ -214,13 +209,13 @@ static PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const c
 
 /* want numbers exactly (count NULL), or up to want in groups of per (what names them),
    *count = groups given */
-static PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v,
-                               PetscInt *count, PetscInt per, const char *what, PetscBool *set)
+PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v,
+                        PetscInt *count, PetscInt per, const char *what, PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
   PetscReal        *buf;
-  PetscBool         s   = PETSC_FALSE, bad;
+  PetscBool         s = PETSC_FALSE, bad;
   PetscErrorCode    ierr;
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(want + 1, &buf));
@@ -276,7 +271,7 @@ static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt *v, PetscBool *set)
+PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt *v, PetscBool *set)
 {
   PetscInt64 val = 0;
   PetscFunctionBeginUser;
@@ -286,8 +281,7 @@ static PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v,
-                               PetscBool *set)
+PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v, PetscBool *set)
 {
   PetscFunctionBeginUser;
   PetscCall(ParseInteger(o, name, help, *v, (PetscInt64)LLONG_MIN, (PetscInt64)LLONG_MAX, v, set));
@@ -295,8 +289,8 @@ static PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v,
-                              PetscBool *set)
+PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v,
+                       PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
@@ -320,7 +314,7 @@ static PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const char *help, PetscBool *v)
+PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const char *help, PetscBool *v)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscFunctionBeginUser;
@@ -329,8 +323,8 @@ static PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len,
-                                PetscBool *set)
+PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len,
+                         PetscBool *set)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscFunctionBeginUser;
@@ -340,13 +334,13 @@ static PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const
 }
 
 /* list: n names, then PETSc's enum name and prefix, NULL; *v is an enum field */
-static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list,
-                              PetscInt n, int *v)
+PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list, PetscInt n,
+                       int *v)
 {
   PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
   PetscInt          k                  = *v;
   PetscFunctionBeginUser;
-  char              want[256] = "one of:";
+  char want[256] = "one of:";
   for (PetscInt i = 0; i < n; i++) {
     PetscCall(PetscStrlcat(want, " ", sizeof(want)));
     PetscCall(PetscStrlcat(want, list[i], sizeof(want)));
@@ -354,6 +348,29 @@ static PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const c
   OPT_PARSE(o, name, want, PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
   *v = (int)k;
   PetscCall(Declare(o, kind, OPTT_ENUM, name, v, 1, NULL, 1, list));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptDist(Opt *o, OptionKind kind, const char *name, const char *help, char *text, size_t len, Dist *d,
+                       PetscBool *set)
+{
+  PetscBool s;
+  PetscFunctionBeginUser;
+  DistText(d, text, len); /* the default, unless given */
+  PetscCall(OptString(o, kind, name, help, text, len, &s));
+  if (s) PetscCall(DistParse(o->comm, name, text, d));
+  if (set) *set = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptName(Opt *o, const char *prefix, const char *name, const char *suffix, const char **opt)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCheck(p->noptName < (PetscInt)(sizeof(p->optName) / sizeof(p->optName[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "too many option names made at run time");
+  PetscCall(PetscSNPrintf(p->optName[p->noptName], sizeof(p->optName[0]), "%s%s%s", prefix, name, suffix));
+  *opt = p->optName[p->noptName++];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -399,9 +416,8 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
 }
 PetscReal ParamsExitDepth(const Params *p)
 {
-  const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0);
   if (!(p->geometry[0] && p->walk && p->exitRule == EXIT_PASS && p->crowdModel == CROWD_CSM)) return 0;
-  return 2 * InitRadiusMax(p) + vmax * PetscMax(p->csmT[0], p->frac2 > 0 ? p->csmT[1] : 0);
+  return 2 * InitRadiusMax(p) + ParamsSpeedMax(p) * ParamsTimeGapMax(p);
 }
 
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
@@ -421,8 +437,8 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
     SETERRQ(comm, PETSC_ERR_USER_INPUT,
             "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number k of steps, fps = 1 / (k dt); "
             "the nearest are %.6g fps (k = %.0f) and %.6g fps (k = %.0f)",
-            (double)prm->trajFps, (double)dt, (double)(1 / (hi * dt)), (double)hi,
-            (double)(1 / (PetscMax(lo, 1) * dt)), (double)PetscMax(lo, 1));
+            (double)prm->trajFps, (double)dt, (double)(1 / (hi * dt)), (double)hi, (double)(1 / (PetscMax(lo, 1) * dt)),
+            (double)PetscMax(lo, 1));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -715,10 +731,11 @@ static PetscErrorCode OutputSetFromOptions(Opt *o)
                    "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress "
                    "samples only; default 1 for crowds, 0 otherwise)",
                    &p->overlapEvery, NULL));
-  PetscCall(OptReal(o, OPT_RUN, "-overlap_abort",
-                    "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 2): the "
-                    "steps have blown up (0: never; the last snapshot and checkpoint are kept)",
-                    &p->overlapAbort, NULL));
+  PetscCall(
+    OptReal(o, OPT_RUN, "-overlap_abort",
+            "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 2): the "
+            "steps have blown up (0: never; the last snapshot and checkpoint are kept)",
+            &p->overlapAbort, NULL));
   PetscCall(OptString(o, OPT_RUN, "-trajectory",
                       "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive "
                       "layout, which PedPy reads (docs/crowd.md)",
@@ -842,8 +859,9 @@ static PetscErrorCode StepperOptionsCheck(MPI_Comm comm, const Params *p)
     for (size_t o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
       const size_t l = strlen(owners[o]);
       PetscCheck(strncmp(d->name, owners[o], l) || d->name[l] != '_' || !strcmp(p->solver, owners[o]), comm,
-                 PETSC_ERR_USER_INPUT, "-%s is an option of -solver %s; this run uses -solver %s, which would ignore it",
-                 d->name, owners[o], p->solver);
+                 PETSC_ERR_USER_INPUT,
+                 "-%s is an option of -solver %s; this run uses -solver %s, which would ignore it", d->name, owners[o],
+                 p->solver);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -861,7 +879,8 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
   PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
              "-route_interval %.6g: must be > 0", (double)p->routeInterval);
-  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm, PETSC_ERR_USER_INPUT,
+  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm,
+             PETSC_ERR_USER_INPUT,
              "-route_interval %.6g: must be in [-dt, 1e9] s (-dt %.6g): the queues are counted at most once a step",
              (double)p->routeInterval, (double)p->dt);
   PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
@@ -893,7 +912,9 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
              "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
              "-crowd_model csm");
   if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
-    const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0), rmin = p->radius * (1 - p->poly);
+    PetscReal vmax = ParamsSpeedMax(p), rmin = p->radius * (1 - p->poly);
+    for (PetscInt k = 0; k < p->npop; k++)
+      rmin = k ? PetscMin(rmin, DistMin(&p->pop[k].radius)) : DistMin(&p->pop[0].radius);
     if (vmax * p->dt > rmin)
       PetscCall(PetscFPrintf(comm, PETSC_STDERR,
                              "throng: warning: -dt %g: the fastest agent (%g m/s) steps %g m, more than the smallest "
@@ -925,14 +946,14 @@ static const char *g_config = NULL; /* -options_file_yaml, taken from argv befor
 static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
 {
   enum { NSUFFIX = 6 };
-  static const char *const suffix[NSUFFIX] = {".h5", ".xdmf", ".exits.csv", ".evacuation.csv", ".sensors.csv",
-                                              ".balance.csv"};
-  static const char *const role[NSUFFIX]   = {"the snapshots of -output", "the ParaView file of -output",
-                                              "the exit records of -output", "the evacuation curve of -output",
+  static const char *const suffix[NSUFFIX] = {".h5",          ".xdmf",       ".exits.csv", ".evacuation.csv",
+                                              ".sensors.csv", ".balance.csv"};
+  static const char *const role[NSUFFIX]   = {"the snapshots of -output",     "the ParaView file of -output",
+                                              "the exit records of -output",  "the evacuation curve of -output",
                                               "the sensor counts of -output", "the balance log of -output"};
-  char     names[NSUFFIX][PETSC_MAX_PATH_LEN + 24];
-  FileRole f[NSUFFIX + 8];
-  PetscInt n = 0;
+  char                     names[NSUFFIX][PETSC_MAX_PATH_LEN + 24];
+  FileRole                 f[NSUFFIX + 8];
+  PetscInt                 n = 0;
   PetscFunctionBeginUser;
   if (strcmp(p->output, "none"))
     for (int k = 0; k < NSUFFIX; k++) {
@@ -967,7 +988,8 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
              p->overlapEvery);
   if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
   PetscCheck(p->overlapAbort >= 0, comm, PETSC_ERR_USER_INPUT,
-             "-overlap_abort %g: must be >= 0 (a fraction of the smallest diameter; 0: never)", (double)p->overlapAbort);
+             "-overlap_abort %g: must be >= 0 (a fraction of the smallest diameter; 0: never)",
+             (double)p->overlapAbort);
   if (p->trajFps == -1) /* not given: a frame every round(0.1 s / dt) steps, 10 fps if dt divides 0.1 s */
     p->trajFps = 1 / (p->dt * PetscMax(1, PetscFloorReal(1 / (10 * p->dt) + 0.5)));
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
@@ -990,7 +1012,7 @@ static PetscErrorCode SkinCheck(MPI_Comm comm, Params *p, const SolverOps *solve
   PetscFunctionBeginUser;
   if (p->skin < 0 && p->geometry[0] &&
       p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
-    const PetscReal vmax = PetscMax(p->speed[3], p->frac2 > 0 ? p->speed2[3] : 0);
+    const PetscReal vmax = ParamsSpeedMax(p);
     p->skin              = PetscMax(0.2 * rmax, 4 * vmax * p->dt);
   }
   if (p->skin < 0) p->skin = 0.2 * rmax;
@@ -1081,6 +1103,8 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(CrowdSetFromOptions(&o));
   PetscCall(DriverSetFromOptions(&o, &g));
   PetscCall(InitSetFromOptions(&o, &g));
+  PetscCall(PopulationSetFromOptions(&o)); /* population.c */
+  PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
   PetscCall(OutputSetFromOptions(&o));
   PetscOptionsEnd();
 
@@ -1153,7 +1177,8 @@ PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
   if (!g_config) PetscFunctionReturn(PETSC_SUCCESS);
   /* rank 0 reads the file for everybody (files.c: a directory, a binary file or a missing
      one is one collective error), so every rank parses the same text */
-  PetscCall(FilesReadText(comm, "config file (-options_file_yaml)", g_config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
+  PetscCall(
+    FilesReadText(comm, "config file (-options_file_yaml)", g_config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PetscOptionsInsertStringYAML(NULL, text);
   PetscCall(PetscPopErrorHandler());

@@ -6,6 +6,7 @@
 #include <throng/eikonal.h>
 #include <throng/reach.h>
 #include <throng/route.h>
+#include <throng/zone.h>
 
 typedef struct {
   PetscInt64 id;
@@ -28,14 +29,14 @@ typedef struct {
 /* The collision-free speed model (csm.c): parameters, the far neighbours, wall lists. */
 typedef struct {
   PetscBool  on;
-  PetscReal  range;           /* R: the neighbours the law looks at                   */
-  PetscReal  rmax;            /* largest radius                                       */
-  PetscReal  T[2];            /* time gap of each population (s)                      */
-  PetscReal  a, D, aw, Dw;    /* repulsion strength and range: neighbours, walls      */
-  PetscReal  avoid;           /* lateral avoidance strength (0: off)                  */
-  PetscReal  kappa;           /* corridor half-width, in units of l                   */
-  PetscReal  repCut, wallCut; /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
-  char      *pop;             /* population of each id (when the time gaps differ)     */
+  PetscReal  range;              /* R: the neighbours the law looks at                   */
+  PetscReal  rmax;               /* largest radius                                       */
+  PetscReal  T[THRONG_MAX_POPS]; /* time gap of each population (s)                   */
+  PetscReal  a, D, aw, Dw;       /* repulsion strength and range: neighbours, walls      */
+  PetscReal  avoid;              /* lateral avoidance strength (0: off)                  */
+  PetscReal  kappa;              /* corridor half-width, in units of l                   */
+  PetscReal  repCut, wallCut;    /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
+  char      *pop;                /* population of each id (when the time gaps differ)     */
   Reach      reach;
   PetscReal  w0[2], wh; /* wall lists per cell of a grid of edge R/2             */
   PetscInt   wn[2], *wbeg, *widx;
@@ -59,6 +60,7 @@ typedef struct {
   PetscInt64 total; /* agents at the start                                         */
   float     *speed; /* free speed of each id (replicated: 4 bytes per agent)       */
   PetscInt64 nspeed;
+  double    *premove; /* pre-movement time of each id (NULL: none; population.c)      */
   /* line sensors: the owned agents' positions at the last mark (after the last rebin or
      step end); crossings found since, waiting for the step's end time, and recorded   */
   PetscReal *px, *py;
@@ -79,6 +81,11 @@ typedef struct {
    and the digest.  CrowdOf: the crowd of a run (NULL: none). */
 PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
 Crowd         *CrowdOf(const Sim *s);
+/* Whether agent id still stands (its pre-movement time is not over at time t). */
+static inline PetscBool CrowdWaiting(const Crowd *c, PetscInt64 id, PetscReal t)
+{
+  return (PetscBool)(c->premove && id < c->nspeed && t < c->premove[id]);
+}
 /* The desired direction of agent id at (x, y): down the travel-distance field of its
    target (route.c) or of the nearest exit, or straight on through a door whose line the
    agent has passed (-exit_rule pass with csm). */

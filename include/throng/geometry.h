@@ -14,6 +14,20 @@ typedef struct {
   PetscInt   rbeg, rend;                     /* its region's ring segments in rring             */
 } GeomRoute;
 
+/* A slow zone (`zone FACTOR POLYGON`) or a stair (`stair RISE LINESTRING(foot, head)
+   POLYGON`) of the walkable area (zone.c). */
+typedef struct {
+  PetscReal factor; /* zone: the speed is multiplied by it; stair: 0                */
+  PetscBool stair;
+  PetscReal axis[4];        /* stair: foot x,y and head x,y (up is from foot to head)         */
+  PetscReal rise;           /* stair: the height climbed from foot to head (m)                */
+  PetscReal ux, uy, cosine; /* stair: the unit axis; plan length / length along the slope      */
+  PetscReal fUp, fDown;     /* the travel-time field's speed factors (zone.c ZoneFieldSpeeds) */
+  PetscReal bbox[4];
+  PetscInt  zbeg, zend; /* its ring segments in zring                                       */
+  PetscInt  line;
+} GeomZone;
+
 typedef struct {
   PetscInt   nring; /* segments of the polygon rings (outer and holes), x0,y0,x1,y1 */
   PetscReal *ring;
@@ -35,9 +49,13 @@ typedef struct {
   GeomRoute *route;            /* an agent's start is its route)                         */
   PetscInt   nrring;           /* ring segments of the routes' regions                   */
   PetscReal *rring;
+  PetscInt   nzones; /* slow zones and stairs, in the order of the file (the first that   */
+  GeomZone  *zone;   /* holds a point is its zone)                                       */
+  PetscInt   nzring;
+  PetscReal *zring;
   PetscReal  bbox[4]; /* x0, y0, x1, y1 of the walkable area                            */
   PetscReal  area;
-  char      *walkWKT; /* the walkable area's WKT, as given                               */
+  char      *walkWKT;  /* the walkable area's WKT, as given                               */
   uint64_t   textHash; /* FNV-1a of the file's text: a restart checks the scene is the same */
 } Geometry;
 
@@ -48,6 +66,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
 PetscErrorCode GeometryDestroy(Geometry *g);
 /* Is (x, y) inside the walkable area (even-odd rule over the rings)? */
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);
+/* The zone (slow zone or stair) that holds (x, y), -1 if none. */
+PetscInt GeometryZoneAt(const Geometry *g, PetscReal x, PetscReal y);
+/* A route to targets (names or exit indices, comma-separated) for the agents id0..id1,
+   put before the file's routes (what: its option, for the messages; collective). */
+PetscErrorCode GeometryAddRoute(MPI_Comm comm, Geometry *g, const char *what, const char *targets, PetscInt64 id0,
+                                PetscInt64 id1);
 /* Does route r hold an agent of this id that starts at (x, y)? */
 PetscBool GeometryRouteHolds(const Geometry *g, PetscInt r, PetscInt64 id, PetscReal x, PetscReal y);
 /* The name of target t (an exit's index when it has none), in buf. */
@@ -56,6 +80,8 @@ const char *GeometryTargetName(const Geometry *g, PetscInt t, char *buf, size_t 
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy);
 /* Area of the walkable part of the rectangle rect = x0, y0, x1, y1 (GEOS; not collective). */
 PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area);
+/* The same for the polygon of n vertices xy (x0,y0,x1,y1,...; GEOS; not collective). */
+PetscErrorCode GeometryPolygonArea(const Geometry *g, PetscInt n, const PetscReal *xy, PetscReal *area);
 /* The walkable area joined with n quadrilaterals (8 reals each: the corners in order), as
    WKT (PetscFree it; GEOS; not collective); *parts: how many polygons it is (PedPy's
    WalkableArea takes one). */
@@ -67,7 +93,7 @@ PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, Pets
    by passages narrower than 2 r (an obstacle that seals a door but for millimetre gaps)
    is dropped.  Not collective. */
 typedef struct _p_GeometryPassable *GeometryPassable;
-PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gp);
+PetscErrorCode                      GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gp);
 /* Whether a disk centred at (x, y) is in the passable region (within 1e-6 r of it). */
 PetscBool      GeometryPassableHas(GeometryPassable gp, PetscReal x, PetscReal y);
 PetscErrorCode GeometryPassableDestroy(GeometryPassable *gp);

@@ -13,6 +13,8 @@ PetscInt InitPopulation(const Params *prm, PetscInt64 id);
 /* Free speed of agent id: normal (-speed or, population 1, -speed2: mean,sd,min,max),
    clipped to [min, max]. */
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id);
+/* Pre-movement time of agent id (s): -premove or its population's (population.c). */
+PetscReal InitPremove(const Params *prm, PetscInt64 id);
 /* Count the disk lines (and the largest radius given in them, 0 if none) of an -init_file (rank 0 reads, the count is broadcast). */
 PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax);
 /* Which lattice sites may hold a disk (e.g. inside a crowd's walkable area, at least

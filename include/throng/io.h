@@ -75,11 +75,11 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
 
 /* trajectory.c: -trajectory FILE, the Pedestrian Dynamics Data Archive layout (PedPy) */
 typedef struct {
-  MPI_Comm comm;
-  hid_t    file, ds, dxpl;
-  hsize_t  rows;   /* rows written                                                    */
-  PetscInt stride; /* steps per frame                                                 */
-  PetscInt frames;
+  MPI_Comm       comm;
+  hid_t          file, ds, dxpl;
+  hsize_t        rows;   /* rows written                                                    */
+  PetscInt       stride; /* steps per frame                                                 */
+  PetscInt       frames;
   PetscLogDouble lastFlush, flushEvery; /* -output_flush_every, as the snapshots        */
 } TrajWriter;
 /* Create the file (or, restarting, reopen it and drop the frames after the step). Collective. */

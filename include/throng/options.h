@@ -1,6 +1,7 @@
 /* options — every run-time parameter of a run, read in one place (ProcessOptions). */
 #pragma once
 #include <throng/throng.h>
+#include <throng/population.h>
 
 #define THRONG_MAX_HALFPLANES 16
 
@@ -25,7 +26,7 @@ typedef struct {
   const char *const *list;  /* OPTT_ENUM: the names                                 */
   PetscBool          given; /* set on the command line, in the YAML file or by a scenario */
 } OptionDecl;
-#define THRONG_MAX_OPTIONS 112
+#define THRONG_MAX_OPTIONS 192
 
 typedef struct {
   char scenario[64]; /* -scenario NAME: a ready-made set of options            */
@@ -68,7 +69,7 @@ typedef struct {
   char      edmdLog[PETSC_MAX_PATH_LEN]; /* -edmd_log FILE: every collision, in order */
   /* crowd (crowd.c, eikonal.c, geometry.c) */
   char        geometry[PETSC_MAX_PATH_LEN]; /* -geometry FILE: walkable area and exits (WKT) */
-  uint64_t    geomHash; /* the hash of its text (geometry.c), in the physics string          */
+  uint64_t    geomHash;                     /* the hash of its text (geometry.c), in the physics string          */
   PetscBool   walk;                         /* -walk: agents walk to the exits (false: walls only)        */
   PetscInt    nsched;                       /* -gravity_schedule t,gx,gy,...: the field from time t on    */
   PetscReal   sched[3 * 16];
@@ -94,6 +95,17 @@ typedef struct {
   PetscReal   routeCommit;     /* -route_commit: after a change, an agent keeps its exit this long  */
   PetscReal   routeFlow;       /* -route_flow: specific flow of a door, /(m s), its capacity        */
   PetscReal   wayRadius;       /* -waypoint_radius: a waypoint is reached within this distance (m)  */
+  /* populations and pre-movement (population.c), stairs (zone.c) */
+  char       popList[THRONG_MAX_POPS * THRONG_POP_NAME_LEN]; /* -populations NAME,...      */
+  PetscInt   npop;                                           /* how many: 0 when none                              */
+  Population pop[THRONG_MAX_POPS];
+  PetscBool  premoveOn; /* any agent has a pre-movement time                  */
+  Dist       premove;   /* -premove DIST: everyone's (without -populations)   */
+  char       premoveText[64];
+  Dist       stairUp, stairDown; /* -stair_up, -stair_down DIST: speeds along a stair  */
+  char       stairText[2][64];
+  char       optName[THRONG_MAX_POPS * 10][48]; /* option names made at run time (OptName) */
+  PetscInt   noptName;
   /* driver f */
   PetscReal gamma;      /* -attract_gamma: f = -gamma (q - c)                         */
   PetscReal center[2];  /* -attract_center cx,cy                                      */
@@ -135,6 +147,11 @@ typedef struct {
 } Params;
 
 PetscErrorCode ParamsSetDefaults(Params *p);
+/* The population of agent id (0 without -populations); the fastest free speed and the
+   longest time gap of any agent (population.c). */
+PetscInt  ParamsPopulationOf(const Params *p, PetscInt64 id);
+PetscReal ParamsSpeedMax(const Params *p);
+PetscReal ParamsTimeGapMax(const Params *p);
 /* How far beyond a door's line agents walk on before they are removed (crowd.c):
    2 r_max + v0_max T_max with the time-gap law and -exit_rule pass, else 0. */
 PetscReal ParamsExitDepth(const Params *p);

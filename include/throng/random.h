@@ -6,6 +6,8 @@
  * run was restarted: the same trajectory on any rank count.  The streams in use:
  *   init.c     (id, stream, 0) with RANDOM_STREAM_*: radius, position, free speed,
  *              population, velocity;
+ *   population.c, zone.c  (id, stream, 0): a population's radius, free speed and
+ *              pre-movement time, an agent's speeds on stairs;
  *   drivers.c  (id, 0x6 | (step >> 32) << 8, step): the Brownian noise of each step. */
 #pragma once
 #include <throng/throng.h>
@@ -18,7 +20,10 @@ enum {
   RANDOM_STREAM_SPEED    = 3,
   RANDOM_STREAM_GROUP    = 4,
   RANDOM_STREAM_VELOCITY = 5,
-  RANDOM_STREAM_NOISE    = 6
+  RANDOM_STREAM_NOISE    = 6,
+  RANDOM_STREAM_PREMOVE  = 7, /* population.c: pre-movement times          */
+  RANDOM_STREAM_STAIR_UP = 8, /* zone.c: an agent's speed up stairs          */
+  RANDOM_STREAM_STAIR_DN = 9  /* ... and down stairs                         */
 };
 
 /* Two uniforms in [0, 1), 53 bits each, for counter (id, c2, c3) under key seed. */
