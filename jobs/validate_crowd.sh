@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Crowd validation against measured data and the RiMEA tests (issue 16): bottleneck flow
 # against width (four laboratory series), the fundamental diagram (Weidmann 1993, RiMEA test
-# 4), single-file headways (Seyfried et al. 2005) and RiMEA tests 1, 6, 9 and 12, all
-# with the default crowd model.  Writes OUTDIR/validation.md (tables: the simulated
+# 4), single-file headways (Seyfried et al. 2005) and RiMEA tests 1-3, 5-7, 9, 12, 13 and
+# 15 (test 4 is the fundamental diagram; 10 and 11 are tests/test_routes.sh's), all with
+# the default crowd model.  Writes OUTDIR/validation.md (tables: the simulated
 # values next to the data or the criterion) and, in a full run, copies it with its PNG
 # plots to docs/validation.md and docs/img/.  Exits 1 if a criterion is missed.
 #
@@ -84,6 +85,26 @@ done
 printf 'walkable POLYGON ((0 0, 10 0, 10 4.5, 15 4.5, 15 0, 25 0, 25 4.5, 25 5.5, 25 10, 15 10, 15 5.5, 10 5.5, 10 10, 0 10, 0 0))\nexit LINESTRING (25 4.5, 25 5.5)\n' > "$OUT/rimea12.wkt"
 $PY $V init "$OUT/rimea12.txt" 150 0.3 0.3 9.7 9.7 12
 run -geometry "$OUT/rimea12.wkt" -n 150 -init file -init_file "$OUT/rimea12.txt" $COMMON -output "$OUT/rimea12" -trajectory "$OUT/rimea12.traj.h5"
+
+# RiMEA 2 and 3: one person up and down a stair 10 m along its slope (configs/rimea2.yaml, rimea3.yaml)
+for k in 2 3; do run -options_file_yaml "configs/rimea$k.yaml" -output "$OUT/rimea$k" -output_every 0 -quiet; done
+# RiMEA 5: ten persons with pre-movement times 10, 20, ..., 100 s; a frame every step
+run -options_file_yaml configs/rimea5.yaml -output "$OUT/rimea5" -output_every 0 -density_h 0 -quiet -trajectory "$OUT/rimea5.traj.h5" -trajectory_fps 50
+# RiMEA 7: four populations of 50 with RiMEA's speeds by age
+run -options_file_yaml configs/rimea7.yaml -output "$OUT/rimea7" -output_every 0 -density_h 0 -quiet -trajectory "$OUT/rimea7.traj.h5"
+# RiMEA 13: room, corridor, stair up to the exit; 10 seeds (quick: 2)
+if [ $MODE = full ]; then SEEDS13="1 2 3 4 5 6 7 8 9 10"; else SEEDS13="1 2"; fi
+for s in $SEEDS13; do
+  run -options_file_yaml configs/rimea13.yaml -seed "$s" -output "$OUT/rimea13-$s" -output_every 0 -quiet -trajectory "$OUT/rimea13-$s.traj.h5"
+done
+# RiMEA 10: exits assigned by routes (configs/rimea10.yaml); RiMEA 11: a near and a far exit
+run -options_file_yaml configs/rimea10.yaml -output "$OUT/rimea10" -output_every 0 -quiet
+$PY $V init "$OUT/rimea11.txt" 1000 2 2 15 18 11
+run -geometry configs/geometry/rimea11.wkt -n 1000 -init file -init_file "$OUT/rimea11.txt" $COMMON -output "$OUT/rimea11"
+# RiMEA 15: 500 persons, corridors long, with a corner, short
+for g in long corner short; do
+  run -options_file_yaml configs/rimea15.yaml -geometry "configs/geometry/rimea15-$g.wkt" -output "$OUT/rimea15-$g" -output_every 0 -density_h 0 -quiet
+done
 
 echo "validate_crowd: $(wc -l < "$jobs") runs, $(nproc) at a time ($MODE)"
 xargs -P "$(nproc)" -I{} sh -c "{}" < "$jobs"

@@ -87,7 +87,7 @@ for f in exits sensors evacuation; do
 done
 check "room restarted at step 800: the density map differs" h5diff -q "$out/room1.h5" "$out/rs.h5" /crowd/density /crowd/density
 check "room: the evacuation curve does not run from 100 to 0" \
-  same "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2),$(sed -n 2p "$out/room1.evacuation.csv")" "0,0,100"
+  same "$(tail -1 "$out/room1.evacuation.csv" | cut -d, -f2),$(sed -n 2p "$out/room1.evacuation.csv")" "0,0,100,100"
 
 # trajectories for PedPy (-trajectory, the Pedestrian Dynamics Data Archive layout): the
 # rules of PedPy's loaders (a root dataset `trajectory` with the columns id, frame, x, y
