@@ -98,20 +98,23 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   PetscCall(EikonalSolve(s->dom.comm, c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
      instead of a Philox draw, a log and a cosine per agent and step) */
-  c->nspeed = s->prm.n;
-  PetscCall(PetscMalloc1(c->nspeed + 1, &c->speed));
+  c->nspeed = c->n0 = s->prm.n;
+  c->capId          = c->nspeed + 1;
+  PetscCall(PetscMalloc1(c->capId, &c->speed));
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
   if (s->prm.premoveOn) { /* pre-movement times, in double: an agent starts at its step exactly */
-    PetscCall(PetscMalloc1(c->nspeed + 1, &c->premove));
+    PetscCall(PetscMalloc1(c->capId, &c->premove));
     for (PetscInt64 i = 0; i < c->nspeed; i++) c->premove[i] = (double)InitPremove(&s->prm, i);
   }
   for (PetscInt k = s->prm.npop - 1; k >= 0; k--) { /* the populations' routes (population.c), first */
     const Population *q = &s->prm.pop[k];
     char              what[64];
-    if (!q->route[0] || !q->count) continue;
+    if (!q->route[0]) continue;
     PetscCall(PetscSNPrintf(what, sizeof(what), "-pop_%s_route", q->name));
     PetscCall(GeometryAddRoute(s->dom.comm, c->geom, what, q->route, q->first, q->first + q->count - 1));
   }
+  for (PetscInt k = 0, r = 0; k < THRONG_MAX_POPS; k++) /* route r of the first ones: population k's */
+    c->popRoute[k] = k < s->prm.npop && s->prm.pop[k].route[0] ? r++ : -1;
   PetscCall(RouterSetUp(s, &c->route, c->geom));
   PetscCall(ExitSetUp(s)); /* before the law's wall lists: it may add walls */
   if (s->prm.crowdModel == CROWD_CSM) PetscCall(CsmSetUp(s));
@@ -120,6 +123,36 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
   PetscCall(DensitySetUp(s));
+  PetscCall(SourcesSetUp(s, c)); /* source.c: after the field (a spot must reach an exit) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *recs, const PetscInt *pops)
+{
+  const Params *prm = &s->prm;
+  PetscInt     *route;
+  PetscFunctionBeginUser;
+  if (c->nspeed + m >= c->capId) { /* the per-id tables grow by half */
+    const PetscInt64 cap = c->nspeed + m + c->nspeed / 2 + 16;
+    PetscCall(PetscRealloc(sizeof(float) * (size_t)cap, &c->speed));
+    if (c->premove) PetscCall(PetscRealloc(sizeof(double) * (size_t)cap, &c->premove));
+    if (c->csm.pop) PetscCall(PetscRealloc((size_t)cap, &c->csm.pop));
+    c->capId = cap;
+  }
+  PetscCall(PetscMalloc1(m + 1, &route));
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscInt64 id = c->nspeed + a;
+    const PetscInt   k  = pops[a];
+    PetscCheck(recs[a].id == id, PETSC_COMM_SELF, PETSC_ERR_PLIB, "arrival id out of order");
+    c->speed[id] = (float)InitFreeSpeedOf(prm, k, id);
+    if (c->premove) c->premove[id] = (double)(s->time + InitPremoveOf(prm, k, id)); /* from its entry */
+    if (c->csm.pop) c->csm.pop[id] = (char)PetscMax(k, 0);
+    route[a] = k >= 0 ? c->popRoute[k] : -1;
+  }
+  PetscCall(RouterArrived(&c->route, c->geom, m, recs, route));
+  PetscCall(PetscFree(route));
+  c->nspeed += m;
+  c->total += m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -587,6 +620,15 @@ static hid_t ExitType(void)
   return t;
 }
 
+static hid_t ArrivalType(void)
+{
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ArrivalRec));
+  H5Tinsert(t, "id", HOFFSET(ArrivalRec, id), H5T_NATIVE_INT64);
+  H5Tinsert(t, "time", HOFFSET(ArrivalRec, time), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "source", HOFFSET(ArrivalRec, source), PetscIntH5());
+  return t;
+}
+
 static hid_t CrossType(void)
 {
   hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(CrossRec));
@@ -806,6 +848,16 @@ static PetscErrorCode ReportCSV(const Sim *s, const Crowd *c, const Report *r)
         bad = fclose(f) != 0;
       } else bad = 1;
     }
+    if (!bad && c->nsrc) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.arrivals.csv", s->prm.output));
+      if ((f = fopen(name, "w"))) {
+        fprintf(f, "id,time,source\n");
+        for (PetscInt64 k = 0; k < c->narr; k++)
+          fprintf(f, "%lld,%.10g,%s\n", (long long)c->arr[k].id, (double)c->arr[k].time,
+                  s->prm.src[c->arr[k].source].name);
+        bad = fclose(f) != 0;
+      } else bad = 1;
+    }
     if (!bad && c->geom->nsensors) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s.sensors.csv", s->prm.output));
       if ((f = fopen(name, "w"))) {
@@ -842,7 +894,8 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
     PetscCall(IoWriteStringAttr(comm, g, "description",
                                 "exits: one row per agent that left (id, time s, exit); exits_start: the time each "
                                 "one started to walk (its pre-movement over); evacuation: agents inside, and those "
-                                "of them walking, after each time one left or started; sensors: one row per crossing "
+                                "of them walking, after each time one left, arrived or started; arrivals (with "
+                                "sources): id, time s, source; sensors: one row per crossing "
                                 "of a sensor line (direction +1 "
                                 "from its left to its right); density: mean agents per m^2"));
   }
@@ -854,6 +907,12 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
     d[0] = (hsize_t)r->tot;
     PetscCall(WriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
     PetscCall(PetscFree(st));
+  }
+  if (c->nsrc) { /* the arrivals (replicated: rank 0's rows) */
+    d[0] = (hsize_t)c->narr;
+    t    = ArrivalType();
+    PetscCall(WriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    H5Tclose(t);
   }
   t = H5Tcreate(H5T_COMPOUND, sizeof(CurveRow));
   H5Tinsert(t, "time", HOFFSET(CurveRow, time), H5T_NATIVE_DOUBLE);
@@ -901,30 +960,69 @@ static int CompareReal(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The curve (rank 0): the agents inside, and of them those walking, at t = 0 and after
-   every time at which agents left or started to walk. */
+/* The curve (rank 0): the agents inside (the initial ones, plus arrivals, minus
+   departures), and of them those walking, at t = 0 and after every time at which agents
+   left, arrived or started to walk. */
 static PetscErrorCode Curve(const Sim *s, const Crowd *c, Report *r)
 {
-  PetscReal *start = NULL;
-  PetscInt64 ns = 0, js = 0, moving = 0;
+  PetscReal *start, *arrive;
+  PetscInt64 ns = 0, na = c->narr, js = 0, ja = 0, moving = 0, inside = c->n0;
   PetscInt   je = 0;
 
   PetscFunctionBeginUser;
-  if (c->premove) {
-    PetscCall(PetscMalloc1(c->total + 1, &start));
-    for (PetscInt64 i = 0; i < c->total && i < c->nspeed; i++) start[ns++] = CrowdStart(s, c, i);
-    qsort(start, (size_t)ns, sizeof(PetscReal), CompareReal);
-  } else moving = c->total;
-  while (js < ns && start[js] <= 0) js++, moving++;
-  PetscCall(PetscMalloc1(r->tot + ns + 1, &r->curve));
-  r->curve[r->ncurve++] = (CurveRow){0, c->total, moving};
-  while (je < r->tot || js < ns) {
-    const PetscReal t = je < r->tot && (js >= ns || r->all[je].time <= start[js]) ? r->all[je].time : start[js];
-    for (; je < r->tot && r->all[je].time == t; je++) moving--;
-    for (; js < ns && start[js] == t; js++) moving++;
-    r->curve[r->ncurve++] = (CurveRow){t, c->total - je, moving};
+  PetscCall(PetscMalloc2(c->nspeed + 1, &start, na + 1, &arrive));
+  for (PetscInt64 i = 0; i < c->nspeed; i++) { /* when each one starts to walk */
+    const PetscReal t0 = i < c->n0 ? 0 : c->arr[i - c->n0].time;
+    start[ns++]        = PetscMax(t0, CrowdStart(s, c, i));
   }
-  PetscCall(PetscFree(start));
+  for (PetscInt64 a = 0; a < na; a++) arrive[a] = c->arr[a].time;
+  qsort(start, (size_t)ns, sizeof(PetscReal), CompareReal);
+  qsort(arrive, (size_t)na, sizeof(PetscReal), CompareReal);
+  while (js < ns && start[js] <= 0) js++, moving++;
+  while (ja < na && arrive[ja] <= 0) ja++, inside++;
+  PetscCall(PetscMalloc1(r->tot + ns + na + 1, &r->curve));
+  r->curve[r->ncurve++] = (CurveRow){0, inside, moving};
+  while (je < r->tot || js < ns || ja < na) {
+    PetscReal t = PETSC_INFINITY;
+    if (je < r->tot) t = PetscMin(t, r->all[je].time);
+    if (js < ns) t = PetscMin(t, start[js]);
+    if (ja < na) t = PetscMin(t, arrive[ja]);
+    for (; je < r->tot && r->all[je].time == t; je++) moving--, inside--;
+    for (; js < ns && start[js] == t; js++) moving++;
+    for (; ja < na && arrive[ja] == t; ja++) inside++;
+    r->curve[r->ncurve++] = (CurveRow){t, inside, moving};
+  }
+  PetscCall(PetscFree2(start, arrive));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Per source (rank 0): its arrivals, and those still waiting to enter. */
+static PetscErrorCode ReportSources(const Sim *s, const Crowd *c)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt si = 0; si < c->nsrc; si++) {
+    PetscInt64 n  = 0;
+    PetscReal  t0 = 0, t1 = 0, fl;
+    for (PetscInt64 a = 0; a < c->narr; a++)
+      if (c->arr[a].source == si) {
+        if (!n) t0 = c->arr[a].time;
+        t1 = c->arr[a].time;
+        n++;
+      }
+    Flow((PetscInt)n, t0, t1, &fl);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: source %s: %" PetscInt64_FMT " arrivals, first %g s, last %g s, mean rate "
+                          "%.4g /s; %s\n",
+                          s->prm.src[si].name, n, (double)t0, (double)t1, (double)fl,
+                          !isfinite(c->src[si].next)   ? "no more to come"
+                          : c->src[si].next <= s->time ? "some waiting to enter at the end (every spot taken)"
+                                                       : "more to come after the end"));
+  }
+  if (c->nsrc)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "summary: crowd: occupancy: %" PetscInt64_FMT " at the start, %" PetscInt64_FMT
+                          " arrivals, %" PetscInt64_FMT " departures, %" PetscInt64_FMT " inside at the end\n",
+                          c->n0, (PetscInt64)c->narr, c->total - s->ndisks, s->ndisks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -995,6 +1093,7 @@ static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t
   PetscCallMPI(MPI_Bcast(&r->ncurve, 1, MPIU_INT, 0, comm));
   if (!rank) PetscCall(ReportLines(s, c, r));
   if (!rank) PetscCall(ReportPopulations(s, c));
+  if (!rank) PetscCall(ReportSources(s, c));
   PetscCall(RouterReport(s, &c->route));
   if (writeFiles) PetscCall(ReportCSV(s, c, r));
   if (writeFiles && file >= 0) PetscCall(ReportGroup(s, c, r, file, dxpl));
@@ -1032,6 +1131,17 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
     d[0] = (hsize_t)c->dny * c->dnx;
     PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
   }
+  if (c->nsrc) { /* the arrivals, and each source's next arrival */
+    hid_t           t = ArrivalType();
+    PetscReal       st[2 * THRONG_MAX_SOURCES];
+    const long long na = (long long)c->narr;
+    d[0]               = (hsize_t)c->narr;
+    PetscCall(WriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    H5Tclose(t);
+    for (PetscInt si = 0; si < c->nsrc; si++) st[2 * si] = (PetscReal)c->src[si].k, st[2 * si + 1] = c->src[si].next;
+    PetscCall(IoWriteAttr(comm, g, "sources_k_next", H5T_NATIVE_DOUBLE, 2 * c->nsrc, st));
+    PetscCall(IoWriteAttr(comm, g, "narrivals", H5T_NATIVE_LLONG, 0, &na));
+  }
   if (c->premove) { /* the pre-movement times, so that a restart goes on with these */
     d[0] = (hsize_t)c->nspeed;
     PetscCall(WriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
@@ -1057,6 +1167,78 @@ static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(ds);
   return e;
+}
+
+/* The arrivals of a checkpoint (group g) and the sources' states; the arrivals are let
+   in again, positions aside (the particles come from the checkpoint): the per-id tables
+   and the routes' states grow as they did.  Collective. */
+static PetscErrorCode RestoreArrivals(Sim *s, Crowd *c, hid_t g, const char *path)
+{
+  MPI_Comm     comm = s->dom.comm;
+  PetscMPIInt  rank;
+  long long    na = 0;
+  PetscReal    st[2 * THRONG_MAX_SOURCES];
+  int          ok = 1;
+  ParticleRec *recs;
+  PetscInt    *pops;
+
+  PetscFunctionBeginUser;
+  if (!c->nsrc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t a;
+    ok = H5Aexists(g, "narrivals") > 0 && H5Aexists(g, "sources_k_next") > 0;
+    if (ok && (a = H5Aopen(g, "narrivals", H5P_DEFAULT)) >= 0) {
+      ok = H5Aread(a, H5T_NATIVE_LLONG, &na) >= 0;
+      H5Aclose(a);
+    }
+    if (ok && (a = H5Aopen(g, "sources_k_next", H5P_DEFAULT)) >= 0) {
+      hid_t    sp = H5Aget_space(a);
+      hssize_t n  = H5Sget_simple_extent_npoints(sp);
+      ok          = n == 2 * c->nsrc && H5Aread(a, H5T_NATIVE_DOUBLE, st) >= 0;
+      H5Sclose(sp);
+      H5Aclose(a);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s' lacks the arrivals of %" PetscInt_FMT " sources (/checkpoint/crowd/arrivals): it was "
+             "written without -sources, or with others",
+             path, c->nsrc);
+  PetscCallMPI(MPI_Bcast(&na, 1, MPI_LONG_LONG, 0, comm));
+  PetscCallMPI(MPI_Bcast(st, 2 * (PetscMPIInt)c->nsrc, MPIU_REAL, 0, comm));
+  c->capArr = (PetscInt)na + 16;
+  PetscCall(PetscFree(c->arr));
+  PetscCall(PetscMalloc1(c->capArr, &c->arr));
+  if (!rank) {
+    hid_t t = ArrivalType();
+    ok      = ReadRoot(g, "arrivals", t, (hsize_t)na, c->arr) >= 0;
+    H5Tclose(t);
+  }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the arrivals (/checkpoint/crowd/arrivals) are damaged",
+             path);
+  PetscCallMPI(MPI_Bcast(c->arr, (PetscMPIInt)(na * (long long)sizeof(ArrivalRec)), MPI_BYTE, 0, comm));
+  c->narr = (PetscInt)na;
+  PetscCall(PetscMalloc2(na + 1, &recs, na + 1, &pops));
+  for (PetscInt64 k = 0; k < na; k++) {
+    PetscCheck(c->arr[k].id == c->n0 + k && c->arr[k].source >= 0 && c->arr[k].source < c->nsrc, comm,
+               PETSC_ERR_FILE_UNEXPECTED, "restart file '%s': arrival %" PetscInt64_FMT " is not of this run's sources",
+               path, k);
+    recs[k] = (ParticleRec){0, 0, 0, c->arr[k].id};
+    pops[k] = s->prm.src[c->arr[k].source].popIndex;
+  }
+  {
+    const PetscReal t = s->time;
+    PetscCall(CrowdAgentsAdd(s, c, (PetscInt)na, recs, pops)); /* pre-movement: read below */
+    s->time = t;
+  }
+  PetscCall(PetscFree2(recs, pops));
+  for (PetscInt si = 0; si < c->nsrc; si++) {
+    c->src[si].k    = (PetscInt64)st[2 * si];
+    c->src[si].next = st[2 * si + 1];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const char *path)
@@ -1091,6 +1273,11 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
              "restart file '%s' has a density map of %lld x %lld cells, this run %" PetscInt_FMT " x %" PetscInt_FMT
              ": give the original -density_h",
              path, v[3], v[4], c->dnx, c->dny);
+  {
+    PetscErrorCode ierr = RestoreArrivals(s, c, g, path); /* the per-id tables grow with them */
+    if (ierr) H5Gclose(g);
+    PetscCall(ierr);
+  }
   c->total    = (PetscInt64)v[0];
   c->dlast    = (PetscInt64)v[1];
   c->dsamples = (PetscInt)v[2];
@@ -1149,6 +1336,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   PetscCall(PetscFree(c->premove));
   PetscCall(PetscFree(c->exitNormal));
   PetscCall(CsmDestroy(&c->csm));
+  PetscCall(SourcesDestroy(c));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1164,6 +1352,9 @@ static PetscErrorCode CrowdDigest(const Sim *s, void *ctx, Digest *dg)
   for (PetscInt k = 0; k < c->ncross; k++)
     DigestRecord((uint64_t)c->cross[k].id, c->cross[k].time,
                  (uint64_t)(2 * c->cross[k].sensor + (c->cross[k].dir > 0)) + (1ULL << 40), h);
+  for (PetscInt64 k = 0; k < c->narr; k++) /* replicated: rank 0's count once */
+    if (!s->dom.rank)
+      DigestRecord((uint64_t)c->arr[k].id, c->arr[k].time, (uint64_t)c->arr[k].source + (2ULL << 40), h);
   RouterDigest(s, &c->route, h);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
@@ -1214,7 +1405,8 @@ static PetscErrorCode CrowdStepEnd(Sim *s, void *ctx, const char **stop)
   PetscFunctionBeginUser;
   (void)ctx;
   PetscCall(CrowdExits(s));
-  if (s->ndisks == 0) *stop = "every agent has left";
+  PetscCall(SourcesStep(s, CrowdOf(s))); /* source.c: arrivals */
+  if (s->ndisks == 0 && !SourcesPending(CrowdOf(s))) *stop = "every agent has left";
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

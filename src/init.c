@@ -39,7 +39,7 @@ PetscReal InitRadiusMax(const Params *prm)
 PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
   double u[2];
-  if (prm->npop) return DistDraw(&prm->pop[ParamsPopulationOf(prm, id)].radius, prm->seed, id, RANDOM_STREAM_RADIUS);
+  if (prm->npop) return InitRadiusOf(prm, ParamsPopulationOf(prm, id), id);
   if (prm->poly == 0) return prm->radius;
   RandomUniform2(prm->seed, id, RANDOM_STREAM_RADIUS, 0, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
@@ -63,7 +63,7 @@ PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
 {
   PetscReal        z[2];
   const PetscReal *s;
-  if (prm->npop) return DistDraw(&prm->pop[ParamsPopulationOf(prm, id)].speed, prm->seed, id, RANDOM_STREAM_SPEED);
+  if (prm->npop) return InitFreeSpeedOf(prm, ParamsPopulationOf(prm, id), id);
   s = InitPopulation(prm, id) ? prm->speed2 : prm->speed;
   RandomNormal2(prm->seed, id, RANDOM_STREAM_SPEED, 0, z); /* one normal deviate per id */
   return PetscMin(s[3], PetscMax(s[2], s[0] + s[1] * z[0]));
@@ -71,8 +71,32 @@ PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id)
 
 PetscReal InitPremove(const Params *prm, PetscInt64 id)
 {
-  const Dist *d = prm->npop ? &prm->pop[ParamsPopulationOf(prm, id)].premove : &prm->premove;
-  return DistDraw(d, prm->seed, id, RANDOM_STREAM_PREMOVE);
+  return InitPremoveOf(prm, prm->npop ? ParamsPopulationOf(prm, id) : -1, id);
+}
+
+/* The same for an agent of population k (-1: the defaults), whatever its id (source.c). */
+PetscReal InitRadiusOf(const Params *prm, PetscInt k, PetscInt64 id)
+{
+  if (k >= 0) return DistDraw(&prm->pop[k].radius, prm->seed, id, RANDOM_STREAM_RADIUS);
+  if (prm->poly == 0) return prm->radius;
+  {
+    double u[2];
+    RandomUniform2(prm->seed, id, RANDOM_STREAM_RADIUS, 0, u);
+    return prm->radius * (1 + prm->poly * (2 * u[0] - 1));
+  }
+}
+
+PetscReal InitFreeSpeedOf(const Params *prm, PetscInt k, PetscInt64 id)
+{
+  PetscReal z[2];
+  if (k >= 0) return DistDraw(&prm->pop[k].speed, prm->seed, id, RANDOM_STREAM_SPEED);
+  RandomNormal2(prm->seed, id, RANDOM_STREAM_SPEED, 0, z);
+  return PetscMin(prm->speed[3], PetscMax(prm->speed[2], prm->speed[0] + prm->speed[1] * z[0]));
+}
+
+PetscReal InitPremoveOf(const Params *prm, PetscInt k, PetscInt64 id)
+{
+  return DistDraw(k >= 0 ? &prm->pop[k].premove : &prm->premove, prm->seed, id, RANDOM_STREAM_PREMOVE);
 }
 
 /* Parse one line: 0 blank/comment, 1 a disk, -1 malformed. */

@@ -406,6 +406,12 @@ PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
       PetscCall(PetscStrlcat(buf, v, len));
     }
   }
+  for (PetscInt k = 0; k < p->nsrc; k++)
+    if (p->src[k].table[0]) { /* a source's table: its content, as the scene's */
+      PetscCall(PetscSNPrintf(v, sizeof(v), " src_%s_table_content=%016llx", p->src[k].name,
+                              (unsigned long long)p->src[k].tableHash));
+      PetscCall(PetscStrlcat(buf, v, len));
+    }
   if (p->geometry[0]) { /* the scene's content, not only its path: a file edited in place is another scene */
     PetscCall(PetscSNPrintf(v, sizeof(v), " geometry_content=%016llx", (unsigned long long)p->geomHash));
     PetscCall(PetscStrlcat(buf, v, len));
@@ -1105,6 +1111,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(InitSetFromOptions(&o, &g));
   PetscCall(PopulationSetFromOptions(&o)); /* population.c */
   PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
+  PetscCall(SourceSetFromOptions(&o));     /* source.c */
   PetscCall(OutputSetFromOptions(&o));
   PetscOptionsEnd();
 

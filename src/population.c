@@ -347,7 +347,7 @@ PetscErrorCode PopulationSetFromOptions(Opt *o)
              "-premove describes a crowd: it needs a crowd scene (-geometry FILE)");
   p->premoveOn = (PetscBool)(DistMax(&p->premove) > 0);
   PetscCall(OptString(o, OPT_PHYS, "-populations",
-                      "Crowd: the populations NAME,... (at most 8), each described by -pop_NAME_region, _count or "
+                      "Crowd: the populations NAME,... (at most 16), each described by -pop_NAME_region, _count or "
                       "_density, _speed, _premove, _radius, _time_gap, _route (docs/crowd.md)",
                       p->popList, sizeof(p->popList), &set));
   p->npop = 0;

@@ -256,6 +256,24 @@ PetscErrorCode RouterCreated(Sim *s, Router *rt, const Geometry *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode RouterArrived(Router *rt, const Geometry *g, PetscInt m, const ParticleRec *recs, const PetscInt *route)
+{
+  PetscFunctionBeginUser;
+  if (!rt->on || !m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscRealloc(sizeof(uint64_t) * (size_t)(rt->nstate + m + 1), &rt->state));
+  for (PetscInt a = 0; a < m; a++) {
+    PetscInt r = route[a];
+    PetscCheck(recs[a].id == rt->nstate + a, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "arrival id %" PetscInt64_FMT " out of order", recs[a].id);
+    for (PetscInt k = 0; r < 0 && k < g->nroutes; k++)
+      if (g->route[k].id0 < 0 && GeometryRouteHolds(g, k, recs[a].id, recs[a].x, recs[a].y)) r = k;
+    rt->state[rt->nstate + a] =
+      r < 0 ? ROUTE_STATE(ROUTE_NEAREST, -1, 0, 0) : ROUTE_STATE(g->route[r].target[0], r, 0, 0);
+  }
+  rt->nstate += m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The owned agents' waypoints: the next target once within -waypoint_radius. */
 static PetscErrorCode Waypoints(Sim *s, Router *rt, const Geometry *g)
 {

@@ -60,7 +60,15 @@ typedef struct {
   PetscInt64 total; /* agents at the start                                         */
   float     *speed; /* free speed of each id (replicated: 4 bytes per agent)       */
   PetscInt64 nspeed;
-  double    *premove; /* pre-movement time of each id (NULL: none; population.c)      */
+  double    *premove;                   /* when each id may start to walk (NULL: at once; population.c) */
+  PetscInt64 capId;                     /* capacity of the per-id tables (speed, premove, csm.pop)       */
+  PetscInt   popRoute[THRONG_MAX_POPS]; /* each population's route (-1: none)        */
+  /* sources (source.c): agents arriving during the run                               */
+  PetscInt    nsrc;
+  Source     *src;
+  ArrivalRec *arr; /* every arrival so far, in order (replicated)                       */
+  PetscInt    narr, capArr;
+  PetscInt64  n0; /* agents at the start                                                 */
   /* line sensors: the owned agents' positions at the last mark (after the last rebin or
      step end); crossings found since, waiting for the step's end time, and recorded   */
   PetscReal *px, *py;
@@ -96,6 +104,16 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
 /* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
    walk on through the doors, each door's lane between its jambs' extensions. */
 PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt, PetscInt *parts);
+
+/* crowd.c: m new agents (ids nspeed .. nspeed + m - 1, recs, pops their populations,
+   -1: the defaults) arrive now: the per-id tables and the routes grow (every rank). */
+PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *recs, const PetscInt *pops);
+/* source.c: the sources' spots and first arrival times; the arrivals due at the end of a
+   step (collective); whether any is still to come; the memory. */
+PetscErrorCode SourcesSetUp(Sim *s, Crowd *c);
+PetscErrorCode SourcesStep(Sim *s, Crowd *c);
+PetscBool      SourcesPending(const Crowd *c);
+PetscErrorCode SourcesDestroy(Crowd *c);
 
 /* csm.c: the collision-free speed model (-crowd_model csm), used by crowd.c */
 PetscErrorCode CsmSetUp(Sim *s);

@@ -15,6 +15,11 @@ PetscInt InitPopulation(const Params *prm, PetscInt64 id);
 PetscReal InitFreeSpeed(const Params *prm, PetscInt64 id);
 /* Pre-movement time of agent id (s): -premove or its population's (population.c). */
 PetscReal InitPremove(const Params *prm, PetscInt64 id);
+/* The radius, free speed and pre-movement time of an agent of population k (-1: the
+   defaults: -radius, -speed, -premove), whatever its id: the arrivals of a source. */
+PetscReal InitRadiusOf(const Params *prm, PetscInt k, PetscInt64 id);
+PetscReal InitFreeSpeedOf(const Params *prm, PetscInt k, PetscInt64 id);
+PetscReal InitPremoveOf(const Params *prm, PetscInt k, PetscInt64 id);
 /* Count the disk lines (and the largest radius given in them, 0 if none) of an -init_file (rank 0 reads, the count is broadcast). */
 PetscErrorCode InitCountFile(MPI_Comm comm, const char *path, PetscInt64 *count, PetscReal *rmax);
 /* Which lattice sites may hold a disk (e.g. inside a crowd's walkable area, at least

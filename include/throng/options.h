@@ -2,6 +2,7 @@
 #pragma once
 #include <throng/throng.h>
 #include <throng/population.h>
+#include <throng/source.h>
 
 #define THRONG_MAX_HALFPLANES 16
 
@@ -26,7 +27,7 @@ typedef struct {
   const char *const *list;  /* OPTT_ENUM: the names                                 */
   PetscBool          given; /* set on the command line, in the YAML file or by a scenario */
 } OptionDecl;
-#define THRONG_MAX_OPTIONS 192
+#define THRONG_MAX_OPTIONS 384
 
 typedef struct {
   char scenario[64]; /* -scenario NAME: a ready-made set of options            */
@@ -104,7 +105,10 @@ typedef struct {
   char       premoveText[64];
   Dist       stairUp, stairDown; /* -stair_up, -stair_down DIST: speeds along a stair  */
   char       stairText[2][64];
-  char       optName[THRONG_MAX_POPS * 10][48]; /* option names made at run time (OptName) */
+  char       srcList[THRONG_MAX_SOURCES * THRONG_POP_NAME_LEN]; /* -sources NAME,... (source.c) */
+  PetscInt   nsrc;
+  SourceDecl src[THRONG_MAX_SOURCES];
+  char       optName[THRONG_MAX_POPS * 10 + THRONG_MAX_SOURCES * 12][48]; /* names made at run time (OptName) */
   PetscInt   noptName;
   /* driver f */
   PetscReal gamma;      /* -attract_gamma: f = -gamma (q - c)                         */

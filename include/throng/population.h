@@ -15,7 +15,7 @@ typedef struct {
   PetscReal a, b, lo, hi;
 } Dist;
 
-#define THRONG_MAX_POPS      8
+#define THRONG_MAX_POPS      16
 #define THRONG_MAX_POP_VERTS 16
 #define THRONG_POP_NAME_LEN  24
 #define THRONG_POP_ROUTE_LEN 128

@@ -3,6 +3,7 @@
 #pragma once
 #include <throng/geometry.h>
 #include <throng/eikonal.h>
+#include <throng/particles.h>
 #include <hdf5.h>
 #include <stdint.h>
 
@@ -57,6 +58,9 @@ PetscErrorCode RouterDestroy(Router *rt);
    the ranks exchange the assignments.  Errors (an agent that cannot reach its first target)
    name the lowest such id.  Collective. */
 PetscErrorCode RouterCreated(Sim *s, Router *rt, const Geometry *g);
+/* m agents arrive (source.c): the states grow; each gets the route route[k] (-1: the
+   first region route that holds its spot).  Every rank alike, no communication. */
+PetscErrorCode RouterArrived(Router *rt, const Geometry *g, PetscInt m, const ParticleRec *recs, const PetscInt *route);
 /* At the end of every step: waypoints reached, and every -route_interval the exit choice;
    then the changes are exchanged.  Collective. */
 PetscErrorCode RouterStep(Sim *s, Router *rt, const Geometry *g, const float *speed);
