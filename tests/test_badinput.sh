@@ -29,6 +29,12 @@ printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4,
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nsensor LINESTRING (5 5, 5 5)\n' > "$dir/zerosensor.wkt"
 printf 'walkable MULTIPOLYGON (((0 0, 4 0, 4 10, 0 10, 0 0)), ((6 0, 10 0, 10 10, 6 10, 6 0)))\nexit LINESTRING (10 4, 10 6)\n' > "$dir/closed.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 NaN)\n' > "$dir/nan.wkt"
+# zones and stairs (issue 27)
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nzone 0 POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/zone0.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nzone -0.5 POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/zoneneg.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nstair 3 POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/stairnoaxis.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nstair 3 LINESTRING (2 2, 2 2) POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/stairpoint.wkt"
+printf '1\n3\n2\n' > "$dir/times.txt"
 
 # Each case runs in the background, two at a time (the runs are short and mostly wait on
 # MPI's start-up); its verdict goes to a file, counted at the end.
@@ -244,6 +250,31 @@ expect_error "density of group 0 is 50" -geometry "$dir/room.wkt" -radius 0.2 -g
 expect_error "must be >= 0 (0: no density map)" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -density_h -1
 expect_error "the density map of the 10" -geometry "$dir/room.wkt" -n 10 -radius 0.2 -density_h 0.001
 expect_error "the only scenario is 'evacuation'" -scenario foo
+# populations, pre-movement, zones, stairs, sources (issue 27)
+P=(-geometry "$dir/room.wkt" -populations a -pop_a_region 1,1,5,9 -pop_a_count 10)
+expect_error "lies outside the walkable area" -geometry "$dir/room.wkt" -populations a -pop_a_region 20,20,30,30 -pop_a_count 10
+expect_error "holds only"                     -geometry "$dir/room.wkt" -populations a -pop_a_region 1,1,2,2 -pop_a_count 500
+expect_error "every number must be finite and >= 0" "${P[@]}" -pop_a_premove normal:-5,1,0,10
+expect_error "every number must be finite and >= 0" "${P[@]}" -pop_a_premove lognormal:60,nan,0,600
+expect_error "every number must be finite and >= 0" -geometry "$dir/room.wkt" -n 10 -premove -3
+expect_error "every number must be finite and >= 0" "${P[@]}" -pop_a_speed uniform:-1,2
+expect_error "need min <= mean <= max"        "${P[@]}" -pop_a_speed normal:3,0.2,0.5,2
+expect_error "a distribution is a number"     "${P[@]}" -pop_a_speed gamma:1,2
+expect_error "-pop_b_count names an unknown population" "${P[@]}" -pop_b_count 3
+expect_error "is an unknown population"       "${P[@]}" -sources s -src_s_line 1,1,1,5 -src_s_rate 1 -src_s_population b
+expect_error "give one of -pop_a_count and -pop_a_density" "${P[@]}" -pop_a_density 0.5
+expect_error "drop -n"                        "${P[@]}" -n 10
+expect_error "the speed factor in (0, 1]"     -geometry "$dir/zone0.wkt" -n 10
+expect_error "the speed factor in (0, 1]"     -geometry "$dir/zoneneg.wkt" -n 10
+expect_error "a stair needs an axis"          -geometry "$dir/stairnoaxis.wkt" -n 10
+expect_error "two distinct points"            -geometry "$dir/stairpoint.wkt" -n 10
+expect_error "speeds on stairs must lie in"   -geometry "$dir/room.wkt" -n 10 -stair_up 0
+expect_error "has no spot where an agent"     -geometry "$dir/room.wkt" -n 10 -sources s -src_s_line 20,1,20,5 -src_s_rate 1
+expect_error "has no spot where an agent"     -geometry "$dir/room.wkt" -n 10 -sources s -src_s_line 0,1,0,5 -src_s_rate 1
+expect_error "give the arrivals per second"   -geometry "$dir/room.wkt" -n 10 -sources s -src_s_line 1,1,1,5
+expect_error "not before the line above"      -geometry "$dir/room.wkt" -n 10 -sources s -src_s_line 1,1,1,5 -src_s_process table -src_s_table "$dir/times.txt"
+expect_error "needs -geometry"                -sources s -src_s_line 1,1,1,5 -src_s_rate 1
+expect_error "needs a crowd scene"            -premove 10
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 
