@@ -561,11 +561,15 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
   /* in rounds of ids: each round's disks are routed to their rows' ranks and written,
-     so memory stays bounded by a round (RoundIds), not by the disks of the rank      */
-  for (PetscInt64 ida = 0; ida < M; ida += w->round) {
-    const PetscInt64 idb = PetscMin(M, ida + w->round);
-    const PetscInt64 lo  = ida + ((PetscInt64)rank * (idb - ida) + size - 1) / size; /* this rank's block */
-    const PetscInt64 hi  = ida + ((PetscInt64)(rank + 1) * (idb - ida) + size - 1) / size;
+     so memory stays bounded by a round (RoundIds), not by the disks of the rank.  With
+     the previous state the rounds below its id bound prevM are exactly its rounds (the
+     velocity is a merge by id within a block); ids at and above prevM (disks that
+     arrived since, from a source) follow in rounds of their own.  Rows stay in id
+     order: rounds are consecutive ranges of ids.                                    */
+  for (PetscInt64 ida = 0, idb; ida < M; ida = idb) {
+    idb                 = PetscMin(withPrev && ida < w->prevM ? w->prevM : M, ida + w->round);
+    const PetscInt64 lo = ida + ((PetscInt64)rank * (idb - ida) + size - 1) / size; /* this rank's block */
+    const PetscInt64 hi = ida + ((PetscInt64)(rank + 1) * (idb - ida) + size - 1) / size;
     IoRecs           recs;
     PetscInt64       offset, tot;
     PetscCall(IdOrderGatherRange(comm, &s->P, FIELD_SNAPSHOT, ida, idb, &recs, &offset, &tot));
@@ -588,7 +592,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
       for (PetscInt i = 0; i < count; i++) {
         PetscReal vx = NAN, vy = NAN;
         if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
-        else if (withPrev) { /* NaN where the disk had no previous state */
+        else if (withPrev && ida < w->prevM) { /* NaN where the disk had no previous state */
           const PetscInt64 j = base + IoRecsId(&recs, i) - lo;
           vx                 = (IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j]) / s->prm.dt;
           vy                 = (IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1]) / s->prm.dt;

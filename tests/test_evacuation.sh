@@ -118,6 +118,8 @@ for f in exits arrivals evacuation; do
   check "sources restarted at t = 6 s: $f.csv differs from the straight run" cmp -s "$out/s1.$f.csv" "$out/sr.$f.csv"
 done
 check "sources restarted: digest $(digest "$out/sr2.log"), straight $(digest "$out/s1.log")" same "$(digest "$out/sr2.log")" "$(digest "$out/s1.log")"
+"$THRONG" "${S[@]}" -src_a_rate 21 -output "$out/srx" -restart "$out/sr.chk.h5" >"$out/srx.log" 2>&1
+check "a restart with another source rate was not refused as other equations" grep -q "written for other equations" "$out/srx.log"
 # a queue: 100 arrivals at 20 /s onto a line of 5 spots
 check "a queueing source failed" logged "$out/q.log" "$THRONG" -options_file_yaml configs/room.yaml -n 0 -sources q -src_q_line 1,3,1,4.6 \
   -src_q_rate 20 -src_q_count 100 -overlap_every 1 -output "$out/q"

@@ -70,7 +70,8 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     geometry) echo "$dir/room-copy.wkt"; return ;;
     halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;
-    populations) echo SKIP; return ;; # they replace -n: test_populations.sh restarts with others
+    populations | sources) echo SKIP; return ;; # lists of names, whose own options follow:
+    # test_evacuation.sh restarts with another population's or source's numbers
   esac
   case "$value" in # a distribution KIND:a,b,...: its first number changed (population.c)
     *:*) echo "${value%%:*}:$(changed "$name-numbers" "${value#*:}")"; return ;;
