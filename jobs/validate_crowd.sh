@@ -10,7 +10,7 @@
 #   bash jobs/validate_crowd.sh [--quick] [OUTDIR]     (default validation.out)
 #
 # --quick (what ctest runs): 2 seeds and the widths 1.0, 1.2, 1.6, 2.4 m instead of 5 seeds
-# and six widths; no plots, docs/ untouched.  The full run takes about 40 s on 2
+# and six widths; no plots, docs/ untouched.  The full run takes about a minute on 2
 # cores.  THRONG names the program (default build/throng); EXTRA (environment) adds
 # options to every run (e.g. EXTRA="-csm_time_gap 1" to study a parameter; docs/ is then
 # left alone); runs go

@@ -5,8 +5,9 @@
                                               [--density PREFIX-density.png] [--petrack PREFIX.petrack.txt]
 
 PREFIX is the run's -output prefix.  It reads
-  PREFIX.evacuation.csv   time, agents remaining      -> evacuation curve N(t)
-  PREFIX.exits.csv        id, time, exit              -> cumulative count per exit (flow)
+  PREFIX.evacuation.csv   time, agents remaining, walking -> evacuation curve N(t), and
+                                                          the agents walking (pre-movement)
+  PREFIX.exits.csv        id, time, exit, start       -> cumulative count per exit (flow)
   PREFIX.sensors.csv      id, time, sensor, direction -> net crossings per line sensor
   PREFIX.h5               /crowd/density (the run's map), H5MD snapshots -> PeTrack export
 and writes
@@ -56,7 +57,11 @@ def plot_evacuation(prefix, out):
     import os
     sensors = read_csv(f"{prefix}.sensors.csv") if os.path.exists(f"{prefix}.sensors.csv") else []
     fig, ax = plt.subplots(1, 3 if sensors else 2, figsize=(16 if sensors else 11, 4))
-    ax[0].step(t, n, where="post", label="simulated")
+    ax[0].step(t, n, where="post", label="simulated: inside")
+    moving = [int(r["moving"]) for r in curve] if curve and "moving" in curve[0] else n
+    if moving != n:  # pre-movement: those inside who have started to walk
+        ax[0].step(t, moving, where="post", label="of them walking (pre-movement over)")
+        ax[0].legend(fontsize=8)
     cap = door_capacity(prefix)
     if cap and len(t) > 1:  # what the doors pass at the flow of laboratory bottlenecks
         W, js = cap
@@ -67,7 +72,7 @@ def plot_evacuation(prefix, out):
         ax[0].legend(fontsize=8)
     ax[0].set_xlabel("time [s]")
     ax[0].set_ylabel("agents inside")
-    ax[0].set_title(f"evacuation: {n[0]} agents, last left at {t[-1]:.2f} s")
+    ax[0].set_title(f"evacuation: {max(n)} agents at most, last left at {t[-1]:.2f} s")
     for e in sorted({int(r["exit"]) for r in exits}):
         te = sorted(float(r["time"]) for r in exits if int(r["exit"]) == e)
         flow = (len(te) - 1) / (te[-1] - te[0]) if len(te) > 1 and te[-1] > te[0] else 0.0

@@ -387,8 +387,13 @@ def rimea(d, rep, plots):
                 f"{'**pass**' if rep.fd[1] else '**FAIL** (above)'} |")
     # the rows in the order of the tests
     k = max(i for i, l in enumerate(rep.lines) if l.startswith("|---|---|---|---|---|")) + 1
-    rows = sorted(rep.lines[k:], key=lambda l: int(l.split("|")[1]))
-    rep.lines[k:] = rows
+    # rows first, in test order; anything else added meanwhile (figures) after the table
+    tail = rep.lines[k:]
+    rows = [l for l in tail if l.startswith("| ") and l.split("|")[1].strip().isdigit()]
+    rest = [l for l in tail if l not in rows]
+    while rest and not rest[-1]:
+        rest.pop()
+    rep.lines[k:] = sorted(rows, key=lambda l: int(l.split("|")[1])) + ([""] + rest if rest else [])
     rep.add("")
     rep.add("Test 8 (the parameter study of a 3D building) is not run: it is a study of how the evacuation time "
             "depends on a parameter, with no criterion, and needs floors (open work).  Tests 10 and 11 (assigned "
