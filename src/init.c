@@ -10,7 +10,9 @@
  *
  *   lattice  hexagonal lattice of spacing a = 2 r_max sqrt(phi_hcp / phi), filled row by
  *            row from the lower-left corner of -init_region (phi_hcp = pi / (2 sqrt 3),
- *            the close packing: disks of radius r_max touch);
+ *            the close packing: disks of radius r_max touch); a population
+ *            (-populations) instead takes N of its region's sites at random, spread
+ *            over the whole region (SpreadSites);
  *   jitter   the same lattice, each disk displaced uniformly within a disk of radius
  *            (a - 2 r_max) / 2: a random packing at area fraction phi with no overlaps;
  *   uniform  independent uniform positions in the region: overlaps are certain; with
@@ -220,9 +222,126 @@ static void SiteXY(const PetscReal *R, PetscInt64 row, PetscInt64 col, PetscReal
   *y = R[1] + m0 + (PetscReal)row * dy;
 }
 
-/* The N disks with ids first, first + 1, ... in region R (a group); appended to p. */
+/* Advance (row, col) to the next accepted site at or after it (row == S->rows: none). */
+static void SiteSeek(const PetscReal *R, const Sites *S, PetscReal a_, PetscReal dy, PetscReal m0, InitSiteFilter ok,
+                     void *ctx, PetscInt64 *row, PetscInt64 *col, PetscReal *x, PetscReal *y)
+{
+  for (; *row < S->rows; (*col)++) {
+    if (*col == S->perRow) {
+      *col = 0;
+      if (++*row == S->rows) return;
+    }
+    SiteXY(R, *row, *col, a_, dy, m0, x, y);
+    if (*x + m0 <= R[2] + 1e-12 && ok(ctx, *x, *y, m0)) return;
+  }
+}
+
+typedef struct {
+  PetscInt64 rem, b;
+} SpreadShare;
+
+static int SpreadShareCmp(const void *a, const void *b)
+{
+  const SpreadShare *u = (const SpreadShare *)a, *v = (const SpreadShare *)b;
+  if (u->rem != v->rem) return u->rem > v->rem ? -1 : 1; /* largest remainder first */
+  return u->b < v->b ? -1 : (u->b > v->b ? 1 : 0);
+}
+
+typedef struct {
+  double     key;
+  PetscInt64 k;
+} SpreadKey;
+
+static int SpreadKeyCmp(const void *a, const void *b)
+{
+  const SpreadKey *u = (const SpreadKey *)a, *v = (const SpreadKey *)b;
+  if (u->key != v->key) return u->key < v->key ? -1 : 1;
+  return u->k < v->k ? -1 : (u->k > v->k ? 1 : 0);
+}
+
+static int SpreadIndexCmp(const void *a, const void *b)
+{
+  const SpreadKey *u = (const SpreadKey *)a, *v = (const SpreadKey *)b;
+  return u->k < v->k ? -1 : (u->k > v->k ? 1 : 0);
+}
+
+/* A population spread over its region: N of the St accepted lattice sites, chosen at
+   random.  The sites, in their rank-independent order, are cut into blocks of
+   SPREAD_BLOCK; block b receives its share N S_b / St (rounded by largest remainders,
+   so the shares sum to N), and within the block the sites of the smallest keys
+   Philox(seed; site, RANDOM_STREAM_SITE, group) are taken: stratified random sampling,
+   uniform within a block and proportional between blocks, so the crowd covers the
+   region evenly at any count and a seed changes where everyone stands.  Ids follow the
+   sites' order.  Rank-independent: every rank computes the same shares and each fills
+   the positions of its ids [start, end) into xy.                                     */
+#define SPREAD_BLOCK 1024
+static PetscErrorCode SpreadSites(const Params *prm, const PetscReal *R, const Sites *S, PetscReal a_, PetscReal dy,
+                                  PetscReal m0, InitSiteFilter ok, void *ctx, PetscInt64 first, PetscInt64 N,
+                                  PetscInt64 start, PetscInt64 end, PetscReal *xy)
+{
+  const PetscInt64 St = S->prefix[S->rows], nb = (St + SPREAD_BLOCK - 1) / SPREAD_BLOCK;
+  PetscInt64      *Q, left                     = N;
+  SpreadShare     *sh;
+  SpreadKey       *key;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nb + 1, &Q, nb, &sh, SPREAD_BLOCK, &key));
+  for (PetscInt64 b = 0; b < nb; b++) {
+    const PetscInt64 Sb = PetscMin(St, (b + 1) * SPREAD_BLOCK) - b * SPREAD_BLOCK;
+    Q[b]                = N * Sb / St;
+    sh[b].rem = N * Sb % St, sh[b].b = b;
+    left -= Q[b];
+  }
+  qsort(sh, (size_t)nb, sizeof(*sh), SpreadShareCmp);
+  for (PetscInt64 k = 0; k < left; k++) Q[sh[k].b]++;
+  for (PetscInt64 b = 0, acc = 0; b <= nb; b++) { /* Q[b]: the first id of block b */
+    const PetscInt64 q = b < nb ? Q[b] : 0;
+    Q[b]               = acc;
+    acc += q;
+  }
+  for (PetscInt64 b = 0; b < nb; b++) {
+    if (Q[b + 1] <= start || Q[b] >= end) continue; /* none of this rank's ids */
+    const PetscInt64 s0 = b * SPREAD_BLOCK, Sb = PetscMin(St, s0 + SPREAD_BLOCK) - s0, qb = Q[b + 1] - Q[b];
+    PetscInt64       lo = 0, hi = S->rows, row, col = 0, k = 0;
+    PetscReal        x = 0, y = 0;
+    while (hi - lo > 1) { /* the row of site s0: prefix[row] <= s0 < prefix[row + 1] */
+      const PetscInt64 mid = (lo + hi) / 2;
+      if (S->prefix[mid] <= s0) lo = mid;
+      else hi = mid;
+    }
+    row = lo;
+    SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    for (PetscInt64 c = S->prefix[row]; c < s0; c++) col++, SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    for (k = 0; k < Sb; k++) {
+      double u[2];
+      PetscCheck(row < S->rows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "spread: site walk out of step");
+      RandomUniform2(prm->seed, s0 + k, RANDOM_STREAM_SITE, (uint32_t)first, u);
+      key[k].key = u[0], key[k].k = k;
+      col++, SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    }
+    qsort(key, (size_t)Sb, sizeof(*key), SpreadKeyCmp);
+    qsort(key, (size_t)qb, sizeof(*key), SpreadIndexCmp); /* the chosen, in site order */
+    /* walk the block again, writing the chosen sites of this rank's ids */
+    row = lo, col = 0;
+    SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    for (PetscInt64 c = S->prefix[row]; c < s0; c++) col++, SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    for (PetscInt64 kk = 0, j = 0; kk < Sb && j < qb; kk++) {
+      if (key[j].k == kk) {
+        const PetscInt64 id = Q[b] + j++;
+        if (id >= start && id < end) xy[2 * (id - start)] = x, xy[2 * (id - start) + 1] = y;
+      }
+      col++, SiteSeek(R, S, a_, dy, m0, ok, ctx, &row, &col, &x, &y);
+    }
+  }
+  PetscCall(PetscFree3(Q, sh, key));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The N disks with ids first, first + 1, ... in region R (a group); appended to p.
+   spread (populations): the disks take N of the region's sites at random (SpreadSites);
+   else the first N sites, row by row from the lower-left corner. */
 static PetscErrorCode InitGroup(const Params *prm, const char *what, const PetscReal *R, PetscInt64 first, PetscInt64 N,
-                                const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
+                                const Domain *d, Particles *p, InitSiteFilter ok, void *ctx, PetscBool spread)
 {
   const PetscInt64 start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
   const PetscReal  rmax = InitRadiusMax(prm), w = R[2] - R[0], hgt = R[3] - R[1];
@@ -290,7 +409,11 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
   PetscCall(ParticlesReserve(p, p->n + (PetscInt)(N / d->size + N / (10 * d->size) + 16)));
   PetscCall(PetscMalloc1(chunk, &recs));
   PetscInt64 srow = 0, scol = 0, sid = start; /* the filtered walk: next site to examine */
-  if (S.prefix) {
+  PetscReal *sxy = NULL;                      /* spread: the positions of this rank's ids */
+  if (S.prefix && spread) {
+    PetscCall(PetscMalloc1(2 * (end - start) + 2, &sxy));
+    PetscCall(SpreadSites(prm, R, &S, a_, dy, m0, ok, ctx, first, N, start, end, sxy));
+  } else if (S.prefix) {
     while (srow + 1 <= S.rows && S.prefix[srow + 1] <= start) srow++;
     PetscInt64 k = S.prefix[srow];
     for (scol = 0; scol < perRow; scol++) {
@@ -315,8 +438,8 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
         rec->y = R[1] + rec->r + u[1] * (hgt - 2 * rec->r);
       } else {
         PetscInt64 row = id / perRow, col = id % perRow;
-        if (S.prefix) { /* the site at (srow, scol) is accepted and is this id's */
-          row = srow, col = scol;
+        if (sxy) rec->x = sxy[2 * (id - start)], rec->y = sxy[2 * (id - start) + 1];
+        else if (S.prefix) { /* the site at (srow, scol) is accepted and is this id's */ row = srow, col = scol;
           PetscCheck(sid == id, PETSC_COMM_SELF, PETSC_ERR_PLIB, "filtered lattice walk out of step");
           sid++;
           for (;;) { /* advance to the next accepted site */
@@ -327,7 +450,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
             if (x + m0 <= R[2] + 1e-12 && ok(ctx, x, y, m0)) break;
           }
         }
-        SiteXY(R, row, col, a_, dy, m0, &rec->x, &rec->y);
+        if (!sxy) SiteXY(R, row, col, a_, dy, m0, &rec->x, &rec->y);
         if (prm->init == INIT_JITTER) {
           RandomUniform2(prm->seed, rec->id, RANDOM_STREAM_POS, 0, u);
           const PetscReal rho = J * PetscSqrtReal(u[0]), th = 2 * PETSC_PI * u[1];
@@ -339,6 +462,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
     PetscCall(RouteToOwners(d, (PetscInt)(b - a), recs, p));
   }
   PetscCall(PetscFree(recs));
+  PetscCall(PetscFree(sxy));
   PetscCall(PetscFree(S.prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -373,14 +497,16 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
                  "jitter",
                  q->name);
       PetscCall(PetscSNPrintf(what, sizeof(what), "the region of population '%s'", q->name));
-      PetscCall(InitGroup(prm, what, q->bbox, q->first, q->count, d, p, PopSiteOK, &f));
+      PetscCall(InitGroup(prm, what, q->bbox, q->first, q->count, d, p, PopSiteOK, &f,
+                          q->place == 0 ? PETSC_TRUE : PETSC_FALSE));
     }
-  else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx));
+  else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx, PETSC_FALSE));
   else /* -groups: each region gets its count, ids numbered group after group */
     for (PetscInt g = 0, first = 0; g < prm->ngroups; first += (PetscInt)prm->groups[5 * g + 4], g++) {
       char what[64];
       PetscCall(PetscSNPrintf(what, sizeof(what), "-groups region %" PetscInt_FMT, g));
-      PetscCall(InitGroup(prm, what, &prm->groups[5 * g], first, (PetscInt64)prm->groups[5 * g + 4], d, p, ok, ctx));
+      PetscCall(InitGroup(prm, what, &prm->groups[5 * g], first, (PetscInt64)prm->groups[5 * g + 4], d, p, ok, ctx,
+                          PETSC_FALSE));
     }
   PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,7 +3,10 @@
  * An evacuation study describes its occupants by populations: office staff who know the
  * building, visitors, elderly people, wheelchair users.  Each population has
  *   - a start region (a polygon, or a rectangle x0,y0,x1,y1) and a count, or a density
- *     per m^2 of the walkable part of the region;
+ *     per m^2 of the walkable part of the region; the agents take random sites of the
+ *     -init lattice spread over the whole region (-pop_NAME_place spread, the default;
+ *     each seed places them anew), or the first sites row by row from the region's
+ *     lower-left corner (fill: a block, as -n places a crowd);
  *   - distributions of the radius, the free speed and the pre-movement time;
  *   - a time gap for the time-gap law (csm.c) where it differs from -csm_time_gap;
  *   - optionally a route (targets of the scene file, as its `route` lines name them).
@@ -296,6 +299,15 @@ static PetscErrorCode PopulationsRead(Opt *o, const Geometry *geo)
                "-pop_%s_count %" PetscInt64_FMT ": must be >= 0", q->name, q->count);
     q->first = p->n;
     p->n += q->count;
+    {
+      static const char *const places[] = {"spread", "fill"};
+      q->place                          = 0;
+      PetscCall(OptName(o, "-pop_", q->name, "_place", &opt));
+      PetscCall(OptEnum(o, OPT_PHYS, opt,
+                        "Population: spread (random sites over the whole region) or fill (row by row from its "
+                        "lower-left corner, as -n)",
+                        places, 2, &q->place));
+    }
 
     q->radius  = p->poly > 0 ? (Dist){DIST_UNIFORM, 0, 0, p->radius * (1 - p->poly), p->radius * (1 + p->poly)}
                              : (Dist){DIST_CONST, p->radius, 0, p->radius, p->radius};

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evacuation studies (issue 27): populations, pre-movement, slow zones and stairs, sources.
-#  1. Populations: configs/room.yaml's crowd given as one population (its region, count
+#  1. Populations: configs/room.yaml's crowd given as one population (its region, count, placed by fill,
 #     and -speed's distribution) runs to the same digest as the plain run; a population's
 #     route sends it to its exit; per-population free speeds lie in their distributions.
 #  2. Pre-movement: with a lognormal pre-movement (median 60 s, clipped to [10, 600] s)
@@ -34,7 +34,7 @@ col() { # csv, column name: its values, one a line
 
 # 1. populations
 grep -v '^n:\|^init_region' configs/room.yaml >"$out/room-pop.yaml"
-printf 'populations: all\npop:\n  all: {region: [0.3, 0.3, 5.5, 7.7], count: 100}\n' >>"$out/room-pop.yaml"
+printf 'populations: all\npop:\n  all: {region: [0.3, 0.3, 5.5, 7.7], count: 100, place: fill}\n' >>"$out/room-pop.yaml"
 check "room failed" logged "$out/plain.log" "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet
 check "room as one population failed" logged "$out/pop.log" "$THRONG" -options_file_yaml "$out/room-pop.yaml" -output none -quiet
 check "room as one population: digest $(digest "$out/pop.log"), plain $(digest "$out/plain.log")" \
@@ -47,6 +47,27 @@ far=$(awk -F, 'NR > 1 && $1 >= 20 && $3 != 1 { n++ } END { print n + 0 }' "$out/
 check "-pop_far_route far: $far of population far left by another exit" same "$far" 0
 check "population far: free speeds outside uniform:0.8,1.0" \
   grep -qE "population far: 20 agents \(ids 20 to 39\), free speed drawn mean 0\.[89][0-9]*, min 0\.[89][0-9]*, max (0\.[89][0-9]*|1) m/s" "$out/r11.log"
+
+# a population spreads over its region (RiMEA 9's room: 1000 of its ~4700 sites), the
+# same on 1 and 3 ranks, and another seed places it anew
+for k in 1 3; do
+  check "spread on $k ranks failed" logged "$out/sp$k.log" "$MPIEXEC" -n $k "$THRONG" -options_file_yaml configs/rimea9.yaml -steps 0 -output "$out/sp$k" -checkpoint none
+done
+check "spread: the digest on 3 ranks differs from 1 rank's" same "$(digest "$out/sp3.log")" "$(digest "$out/sp1.log")"
+check "spread with seed 2 failed" logged "$out/sp2.log" "$THRONG" -options_file_yaml configs/rimea9.yaml -steps 0 -seed 2 -output "$out/sp2" -checkpoint none
+spread=$(/usr/bin/python3 - "$out/sp1.h5" "$out/sp2.h5" <<'EOF2'
+import sys, h5py, numpy as np
+P = [h5py.File(f, "r")["particles/disks/position/value"][0] for f in sys.argv[1:]]
+# the share in each of 6 x 4 cells of the 30 m x 20 m room (each 1/24 = 4.2 %), and the
+# mean shift between the seeds' placements of the same ids
+h = np.histogram2d(P[0][:, 0], P[0][:, 1], bins=[6, 4], range=[[0, 30], [0, 20]])[0] / len(P[0])
+print(f"{h.min():.4f} {h.max():.4f} {np.mean(np.hypot(*(P[0] - P[1]).T)):.3f}")
+EOF2
+)
+read -r smin smax shift <<<"$spread"
+echo "a population of 1000 in a 30 m x 20 m room: share per cell of 1/24 (4.2 %) from ${smin:-?} to ${smax:-?}; mean displacement between seeds ${shift:-?} m"
+check "the population is not spread over its room (cells hold ${smin:-?} to ${smax:-?} of it, not 2.5 % to 6 %)" holds 'a >= 0.025 && b <= 0.06' a="$smin" b="$smax"
+check "another seed did not place the population anew (mean shift ${shift:-?} m)" holds 's > 3' s="$shift"
 
 # 2. pre-movement
 P=(-options_file_yaml configs/room.yaml -quiet -premove lognormal:60,0.5,10,600)

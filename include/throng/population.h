@@ -24,6 +24,7 @@ typedef struct {
   char       name[THRONG_POP_NAME_LEN];
   PetscInt64 first, count; /* its agents are the ids first .. first + count - 1 */
   PetscReal  density;      /* -1, or agents per m^2 of its region (the count)   */
+  int        place;        /* -pop_NAME_place: 0 spread, 1 fill (row by row)   */
   PetscInt   ngiven;       /* the region as given: ngiven points                */
   PetscReal  given[2 * THRONG_MAX_POP_VERTS];
   PetscInt   nvert;                          /* the start region: a polygon of nvert vertices     */

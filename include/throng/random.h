@@ -21,10 +21,11 @@ enum {
   RANDOM_STREAM_GROUP    = 4,
   RANDOM_STREAM_VELOCITY = 5,
   RANDOM_STREAM_NOISE    = 6,
-  RANDOM_STREAM_PREMOVE  = 7, /* population.c: pre-movement times          */
-  RANDOM_STREAM_STAIR_UP = 8, /* zone.c: an agent's speed up stairs          */
-  RANDOM_STREAM_STAIR_DN = 9, /* ... and down stairs                         */
-  RANDOM_STREAM_SOURCE   = 10 /* source.c: (arrival k, source): times, spots   */
+  RANDOM_STREAM_PREMOVE  = 7,  /* population.c: pre-movement times          */
+  RANDOM_STREAM_STAIR_UP = 8,  /* zone.c: an agent's speed up stairs          */
+  RANDOM_STREAM_STAIR_DN = 9,  /* ... and down stairs                         */
+  RANDOM_STREAM_SOURCE   = 10, /* source.c: (arrival k, source): times, spots   */
+  RANDOM_STREAM_SITE     = 11  /* init.c: (site, population): a population's sites */
 };
 
 /* Two uniforms in [0, 1), 53 bits each, for counter (id, c2, c3) under key seed. */
