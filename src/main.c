@@ -111,7 +111,7 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
   j->output    = strcmp(j->prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
   j->chk       = j->prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   j->lastFrame = j->lastChk = -1;
-  j->blownStep                = -1;
+  j->blownStep              = -1;
   { /* the blow-up guard's bound, from the smallest disk at the start */
     PetscReal rmin = PETSC_MAX_REAL;
     for (PetscInt i = 0; i < j->s.P.n; i++) rmin = PetscMin(rmin, j->s.P.r[i]);
@@ -175,10 +175,12 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
     PetscCall(SimModulesStepEnd(&j->s, &stop)); /* modules: a crowd's exits */
     PetscCall(TrajectoryWrite(&j->traj, &j->s));
-    if (j->prm.overlapEvery > 0 && j->s.step % j->prm.overlapEvery == 0) PetscCall(SampleOverlap(j)); /* the summary's */
+    if (j->prm.overlapEvery > 0 && j->s.step % j->prm.overlapEvery == 0)
+      PetscCall(SampleOverlap(j)); /* the summary's */
     const PetscBool frame = j->output && j->prm.outputEvery > 0 && j->s.step % j->prm.outputEvery == 0;
-    const PetscBool chk = j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1);
-    if ((frame || chk) && j->ovlBound > 0 && j->s.ovlStep != j->s.step) PetscCall(SampleOverlap(j)); /* nothing blown up is written */
+    const PetscBool chk   = j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1);
+    if ((frame || chk) && j->ovlBound > 0 && j->s.ovlStep != j->s.step)
+      PetscCall(SampleOverlap(j)); /* nothing blown up is written */
     if (Blown(j)) {
       j->blownStep = j->s.step;
       break;
@@ -307,6 +309,7 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                             (double)(j->rss0 / (PetscReal)j->prm.n)));
     PetscCall(SimModulesDigest(&j->s, &dg)); /* the modules' records: a crowd may have left */
     DigestFormat(&dg, hex);
+    PetscCall(PetscPrintf(comm, "summary: program %s\n", ReportVersion()));
     PetscCall(PetscPrintf(comm, "state-digest: %s\n", hex));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -102,3 +102,7 @@ PetscErrorCode ReportResidentBytes(PetscBool peak, PetscReal *bytes)
   fclose(f);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The program's version and the git revision it was built from, as the summary and
+   an ensemble's manifest (jobs/ensemble.py) name them. */
+const char *ReportVersion(void) { return "throng " THRONG_VERSION " (git " THRONG_GIT_REVISION ")"; }

@@ -5,3 +5,4 @@
 PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBool force);
 PetscErrorCode ReportMap(Sim *s, PetscInt nx, PetscInt ny);
 PetscErrorCode ReportResidentBytes(PetscBool peak, PetscReal *bytes);
+const char    *ReportVersion(void);
