@@ -8,7 +8,10 @@
 #  - jobs/evacuation.sbatch: the "time limit near" signal (scancel --signal=USR1 --batch,
 #    what --signal=B:USR1@300 sends) makes throng checkpoint and stop, the job requeues
 #    itself and restarts from the checkpoint; its exit records and evacuation curve equal
-#    those of a straight run.
+#    those of a straight run;
+#  - jobs/ensemble.py submit (issue 28): a job array of 4 members, one task cancelled
+#    while its member runs; the report job lists it missing; a resubmission runs it
+#    alone, the others' records are untouched and the final report is complete.
 # Every daemon started is stopped by its pid.
 #   test_slurm.sh path/to/throng path/to/mpiexec path/to/source
 set -u
@@ -78,5 +81,36 @@ check "evacuation.sbatch: no checkpoint-and-requeue on the signal" grep -q "thro
 check "evacuation.sbatch: the requeued job did not restart from the checkpoint" grep -q "restart count 1, -restart" "$dir"/evac-*.out
 check "evacuation.sbatch: the exit records differ from the straight run's" cmp -s "$dir/ref.exits.csv" "$dir/evac.exits.csv"
 check "evacuation.sbatch: the evacuation curve differs from the straight run's" cmp -s "$dir/ref.evacuation.csv" "$dir/evac.evacuation.csv"
+
+# ensembles (issue 28): a job array of 4 members (one a task); member 1's task is
+# cancelled while it runs; the report job (afterany) reports it missing; submitting
+# again runs member 1 alone; the others' records are untouched; the report is complete
+E=$dir/ens
+check "ensemble submit failed" logged "$dir/ens1.log" /usr/bin/python3 jobs/ensemble.py submit "$E" --seeds 4 \
+  -- -options_file_yaml configs/room.yaml -dt 0.01 -steps 20000
+cat "$dir/ens1.log"
+a=$(sed -n 's/.*submitted job array \([0-9]*\).*/\1/p' "$dir/ens1.log")
+r=$(sed -n 's/.*the report follows as job \([0-9]*\).*/\1/p' "$dir/ens1.log")
+for k in $(seq 1 400); do [ -f "$E/members/0001/started" ] && break; sleep 0.25; done
+scancel "${a}_1"
+s=$(wait_done "$a" 300); echo "ensemble array: $s"
+s=$(wait_done "$r" 120); echo "ensemble report job: $s"
+check "the report job did not report member 1 missing" grep -q "^\*\*1 members not done\*\*.*: 1\." "$E/report.md"
+check "status does not show member 1 killed" grep -q "member 1 (seed 2): started, not finished" \
+  <(/usr/bin/python3 jobs/ensemble.py status "$E")
+for k in 0 2 3; do md5sum "$E/members/000$k/done.json"; done >"$dir/ens-kept.md5"
+check "ensemble resubmit failed" logged "$dir/ens2.log" /usr/bin/python3 jobs/ensemble.py submit "$E"
+cat "$dir/ens2.log"
+check "the resubmission is not of member 1 alone" grep -q "(1 task of up to 1 member, 1 rank each) for 1 members" "$dir/ens2.log"
+a=$(sed -n 's/.*submitted job array \([0-9]*\).*/\1/p' "$dir/ens2.log")
+r=$(sed -n 's/.*the report follows as job \([0-9]*\).*/\1/p' "$dir/ens2.log")
+s=$(wait_done "$a" 300); echo "ensemble array (member 1): $s"
+s=$(wait_done "$r" 120); echo "ensemble report job: $s"
+check "member 1 did not complete on resubmission" test -s "$E/members/0001/done.json"
+check "the killed attempt's log was not kept" test -s "$E/members/0001/log.1"
+check "the other members' records changed" md5sum --quiet -c "$dir/ens-kept.md5"
+check "the final report is not complete (4 members)" grep -q "^| the case | 4 | 0 |" "$E/report.md"
+check "the final report still reports members missing" not grep -q "members not done" "$E/report.md"
+check "status: not 4 done" grep -q "4 members: 4 done" <(/usr/bin/python3 jobs/ensemble.py status "$E")
 
 finish
