@@ -20,6 +20,7 @@ Needs Debian's python3-numpy, python3-h5py and python3-matplotlib: /usr/bin/pyth
 import csv
 import glob
 import os
+import re
 import sys
 
 import numpy as np
@@ -395,6 +396,15 @@ def rimea(d, rep, plots):
         rest.pop()
     rep.lines[k:] = sorted(rows, key=lambda l: int(l.split("|")[1])) + ([""] + rest if rest else [])
     rep.add("")
+    study = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "study-rimea9.md")
+    if os.path.isfile(study):  # RiMEA 9 over seeds (bash jobs/study_rimea9.sh): its ratio row
+        m = re.search(r"^\| geometry=rimea9-2doors.wkt \| ([0-9.]+) \| \[([0-9.]+), ([0-9.]+)\] \(([0-9]+) seeds",
+                      open(study).read(), re.M)
+        if m:
+            rep.add(f"RiMEA 9 as a study ([study-rimea9.md](study-rimea9.md), `bash jobs/study_rimea9.sh`): over "
+                    f"{m.group(4)} seeds, each placing the 1000 persons anew, the mean time with two doors is "
+                    f"{m.group(1)} times that with four (95 % interval {m.group(2)} to {m.group(3)}).")
+            rep.add("")
     rep.add("Test 8 (the parameter study of a 3D building) is not run: it is a study of how the evacuation time "
             "depends on a parameter, with no criterion, and needs floors (open work).  Tests 10 and 11 (assigned "
             "exits, exit choice) are also checked, in more detail, by tests/test_routes.sh.  Test 14 (route choice "
