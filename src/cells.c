@@ -109,7 +109,7 @@ static inline PetscBool IsRing(const Domain *d, PetscInt k)
   return (ix == 0 || iy == 0 || ix == d->ln[0] - 1 || iy == d->ln[1] - 1) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt *oldOfNew)
+PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, const PetscInt *gcell, PetscInt *oldOfNew)
 {
   const PetscInt n = p->n, ng = p->ng;
 
@@ -117,11 +117,12 @@ PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt 
   PetscCall(Reserve(c, ng));
   PetscCall(PetscArrayzero(c->count, d->ncell + 1));
   for (PetscInt g = 0; g < ng; g++) {
-    PetscInt cx, cy, k;
-    DomainCellOf(d, p->x[n + g], p->y[n + g], &cx, &cy);
-    k = DomainLocalCell(d, cx, cy);
-    PetscCheck(cx >= d->c0[0] - 1 && cx <= d->c1[0] && cy >= d->c0[1] - 1 && cy <= d->c1[1] && IsRing(d, k),
-               PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost %" PetscInt64_FMT " is not in the ring", p->id[n + g]);
+    const PetscInt cx = gcell[2 * g], cy = gcell[2 * g + 1];
+    PetscCheck(cx >= d->c0[0] - 1 && cx <= d->c1[0] && cy >= d->c0[1] - 1 && cy <= d->c1[1], PETSC_COMM_SELF,
+               PETSC_ERR_PLIB, "ghost %" PetscInt64_FMT " is not in the ring", p->id[n + g]);
+    const PetscInt k = DomainLocalCell(d, cx, cy);
+    PetscCheck(IsRing(d, k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost %" PetscInt64_FMT " is not in the ring",
+               p->id[n + g]);
     c->key[g] = k;
     c->count[k + 1]++;
   }

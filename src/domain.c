@@ -35,6 +35,7 @@
  * cell, whose disks belong to (at most) its 8 neighbours; all neighbour communication
  * goes through an MPI distributed-graph communicator over those neighbours.           */
 #include <throng/domain.h>
+#include <throng/periodic.h>
 
 static PetscInt BlockStart(PetscInt nt, PetscMPIInt p, PetscMPIInt i)
 {
@@ -90,8 +91,8 @@ static PetscErrorCode DomainLayout(Domain *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile,
-                            const PetscInt grid[2], Domain *d)
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], PetscReal cellMin,
+                            PetscInt tile, const PetscInt grid[2], Domain *d)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(d, sizeof(*d)));
@@ -108,7 +109,15 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cel
     PetscCheck(ncr < 1e9, comm, PETSC_ERR_USER_INPUT,
                "box edge %g holds more than 1e9 cells of %g: enlarge the disks or shrink the box", (double)L,
                (double)cellMin);
+    d->per[a]  = per[a];
     d->nc[a]   = PetscMax((PetscInt)ncr, 1);
+    if (per[a]) { /* an even number of tiles, the last >= 2 cells wide (periodic.c) */
+      d->nc[a] = PeriodicCellCount(L, cellMin, tile);
+      PetscCheck(d->nc[a] > 0, comm, PETSC_ERR_USER_INPUT,
+                 "the box is too short along its periodic axis %c for cells of %g and tiles of %" PetscInt_FMT
+                 " cells (periodic.c)",
+                 "xy"[a], (double)cellMin, tile);
+    }
     d->w[a]    = L / (PetscReal)d->nc[a];
     d->winv[a] = (PetscReal)d->nc[a] / L;
     d->nt[a]   = (d->nc[a] + tile - 1) / tile;
@@ -179,25 +188,58 @@ PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *
   d->q[1] = d->rank / d->p[0];
   PetscCall(DomainLayout(d));
 
-  /* The 8-neighbourhood, in a fixed direction order. */
+  /* The 8-neighbourhood, in a fixed direction order: out-edge k goes to the rank in
+     direction d_k; in-edge k comes from the rank in direction -d_k, which sends it in its
+     out-edge of direction d_k.  Across a periodic side the neighbour is the rank at the
+     other end of the grid — or this rank, or with two ranks along an axis the same rank
+     both ways.  Messages between one pair of ranks are matched in the order of the edges
+     (MPI's non-overtaking rule on the graph communicator); with the in-edges ordered
+     this way a pair's k-th message from A to B is the k-th one B expects from A, and a
+     rank that is its own neighbour receives each message in the slot it was meant for. */
   d->nnbr = 0;
-  for (PetscInt dy = -1; dy <= 1; dy++)
-    for (PetscInt dx = -1; dx <= 1; dx++) {
-      const PetscMPIInt qx = d->q[0] + (PetscMPIInt)dx, qy = d->q[1] + (PetscMPIInt)dy;
-      if ((!dx && !dy) || qx < 0 || qy < 0 || qx >= d->p[0] || qy >= d->p[1]) continue;
-      d->nbrRank[d->nnbr]   = qy * d->p[0] + qx;
-      d->nbrDir[d->nnbr][0] = dx;
-      d->nbrDir[d->nnbr][1] = dy;
-      d->nnbr++;
-    }
+  for (int in = 0; in < 2; in++) {
+    PetscMPIInt m = 0;
+    for (PetscInt dy = -1; dy <= 1; dy++)
+      for (PetscInt dx = -1; dx <= 1; dx++) {
+        const PetscInt dir[2] = {in ? -dx : dx, in ? -dy : dy};
+        PetscInt       u[2], wrap[2] = {0, 0};
+        PetscBool      ok = (dx || dy) ? PETSC_TRUE : PETSC_FALSE;
+        for (int a = 0; a < 2 && ok; a++) {
+          u[a] = d->q[a] + dir[a];
+          if (u[a] < 0 || u[a] >= d->p[a]) {
+            if (!d->per[a]) ok = PETSC_FALSE;
+            wrap[a] = u[a] < 0 ? -1 : 1;
+            u[a] -= wrap[a] * d->p[a];
+          }
+        }
+        if (!ok) continue;
+        if (in) {
+          d->inRank[m]    = (PetscMPIInt)(u[1] * d->p[0] + u[0]);
+          d->inDir[m][0]  = dir[0];
+          d->inDir[m][1]  = dir[1];
+          d->inWrap[m][0] = wrap[0];
+          d->inWrap[m][1] = wrap[1];
+        } else {
+          d->nbrRank[m]   = (PetscMPIInt)(u[1] * d->p[0] + u[0]);
+          d->nbrDir[m][0] = dir[0];
+          d->nbrDir[m][1] = dir[1];
+        }
+        m++;
+      }
+    if (!in) d->nnbr = m;
+    else PetscCheck(m == d->nnbr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%d in-edges, %d out-edges", m, d->nnbr);
+  }
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
+  if (d->rev != MPI_COMM_NULL && d->rev) PetscCallMPI(MPI_Comm_free(&d->rev));
     /* MPI_UNWEIGHTED is a sentinel address that GCC mistakes for a zero-length array. */
 #if defined(__GNUC__) && !defined(__clang__)
 #  pragma GCC diagnostic push
 #  pragma GCC diagnostic ignored "-Wstringop-overread"
 #endif
-  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank,
+  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->inRank, MPI_UNWEIGHTED, d->nnbr, d->nbrRank,
                                               MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->nbr));
+  PetscCallMPI(MPI_Dist_graph_create_adjacent(d->comm, d->nnbr, d->nbrRank, MPI_UNWEIGHTED, d->nnbr, d->inRank,
+                                              MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d->rev));
 #if defined(__GNUC__) && !defined(__clang__)
 #  pragma GCC diagnostic pop
 #endif
@@ -208,6 +250,7 @@ PetscErrorCode DomainDestroy(Domain *d)
 {
   PetscFunctionBeginUser;
   if (d->nbr != MPI_COMM_NULL && d->nbr) PetscCallMPI(MPI_Comm_free(&d->nbr));
+  if (d->rev != MPI_COMM_NULL && d->rev) PetscCallMPI(MPI_Comm_free(&d->rev));
   PetscCall(PetscFree(d->slot));
   PetscCall(PetscFree(d->cut[0]));
   PetscCall(PetscFree(d->cut[1]));

@@ -22,7 +22,14 @@
  * its disk with the one non-marker value it may receive.  Overwriting — never adding a
  * displacement — keeps the result bitwise equal to a sequential sweep.
  *
- * Every exchange is one MPI_Neighbor_alltoallv on the 8-neighbour graph communicator;
+ * Periodic sides (periodic.c).  A neighbour slot across a periodic side carries images:
+ * each received entry of slot k is binned in its owner's cell shifted by inWrap[k]
+ * times the cell count, and its positions are the owner's plus inWrap[k] times the box
+ * length — added on receipt in every forward exchange, subtracted before the reverse
+ * one.  Slots without a wrap are copied untouched (no + 0.0), bit for bit as before.
+ *
+ * Every exchange is one MPI_Neighbor_alltoallv on the 8-neighbour graph communicator
+ * (the reverse exchange on its twin with the edges reversed: domain.c);
  * the counts of the position exchanges are those of the build, so only the build needs
  * an MPI_Neighbor_alltoall of counts.                                                    */
 #include <throng/halo.h>
@@ -171,11 +178,30 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   Traffic(h, d->nnbr, h->scount, h->nsend, 8 * (size_t)w);
   h->nrecv = nr;
 
-  /* append as ghosts, bin them, and remember where each received entry went */
+  /* append as ghosts, bin them in their owners' cells (shifted across a periodic side),
+     and remember where each received entry went */
   PetscCall(ParticlesReserve(p, p->n + nr));
   for (PetscInt e = 0; e < nr; e++) ParticlesUnpack(p, FIELD_GHOSTED, p->n + e, h->rrec + (size_t)w * e);
   p->ng = nr;
-  PetscCall(CellsBinGhosts(d, p, c, h->perm));
+  {
+    PetscInt *gcell;
+    PetscCall(PetscMalloc1(2 * nr + 1, &gcell));
+    for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+      PetscReal       sh[2];
+      const PetscBool wrap = DomainImageShift(d, k, sh);
+      for (PetscInt e = h->rdispl[k]; e < h->rdispl[k] + h->rcount[k]; e++) {
+        const PetscInt g = p->n + e;
+        DomainCellOf(d, p->x[g], p->y[g], &gcell[2 * e], &gcell[2 * e + 1]); /* the owner's bits: its cell */
+        if (!wrap) continue;
+        gcell[2 * e] += d->inWrap[k][0] * d->nc[0];
+        gcell[2 * e + 1] += d->inWrap[k][1] * d->nc[1];
+        p->x[g] += sh[0];
+        p->y[g] += sh[1];
+      }
+    }
+    PetscCall(CellsBinGhosts(d, p, c, gcell, h->perm));
+    PetscCall(PetscFree(gcell));
+  }
   for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
   PetscCall(HaloForward(d, p, h)); /* current positions (they differ from xb after a restart) */
@@ -193,6 +219,14 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
   PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl,
                                       PairType(), d->nbr));
   Traffic(h, d->nnbr, h->scount, h->nsend, 2 * sizeof(PetscReal));
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+    PetscReal sh[2];
+    if (DomainImageShift(d, k, sh))
+      for (PetscInt e = h->rdispl[k]; e < h->rdispl[k] + h->rcount[k]; e++) {
+        h->ref[2 * e] += sh[0];
+        h->ref[2 * e + 1] += sh[1];
+      }
+  }
   for (PetscInt e = 0; e < h->nrecv; e++) {
     p->x[h->recvIdx[e]] = h->ref[2 * e];
     p->y[h->recvIdx[e]] = h->ref[2 * e + 1];
@@ -226,8 +260,16 @@ PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
       h->rbuf[2 * e + 1] = p->y[g];
     }
   }
+  for (PetscMPIInt k = 0; k < d->nnbr; k++) { /* images go back to their owners' side */
+    PetscReal sh[2];
+    if (DomainImageShift(d, k, sh))
+      for (PetscInt e = h->rdispl[k]; e < h->rdispl[k] + h->rcount[k]; e++) {
+        h->rbuf[2 * e] -= sh[0]; /* NaN stays NaN */
+        h->rbuf[2 * e + 1] -= sh[1];
+      }
+  }
   PetscCallMPI(MPI_Neighbor_alltoallv(h->rbuf, h->rcount, h->rdispl, PairType(), h->sbuf, h->scount, h->sdispl,
-                                      PairType(), d->nbr));
+                                      PairType(), d->rev));
   Traffic(h, d->nnbr, h->rcount, h->nrecv, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nsend; e++) {
     if (h->sbuf[2 * e] != h->sbuf[2 * e]) continue; /* NaN: untouched */

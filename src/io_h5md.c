@@ -2,7 +2,7 @@
  *
  * Layout (H5MD 1.1, the particles group "disks"):
  *   /h5md                     version = {1, 1}; author/name; creator/{name, version}
- *   /particles/disks/box      dimension = 2, boundary = {"none", "none"}, edges
+ *   /particles/disks/box      dimension = 2, boundary = {"none" or "periodic" per axis}, edges
  *   /particles/disks/position/{step, time, value[frame][row][2]}
  *   /particles/disks/radius/{step, time, value[frame][row]}   (step, time: hard links)
  *   /particles/disks/id/{step, time, value[frame][row]}
@@ -258,6 +258,8 @@ static PetscErrorCode OpenFile(MPI_Comm comm, const char *path, PetscBool create
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static inline PetscReal MinimumImage(PetscReal e, PetscReal L) { return e - L * round(e / L); }
+
 /* The snapshot fields beyond position, radius, id and velocity: each is written as its
    own H5MD element, /particles/disks/NAME/value, and is an attribute in the XDMF. */
 static PetscErrorCode ExtraFields(H5MDWriter *w, const Sim *s)
@@ -401,9 +403,11 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     {
       hid_t      t, sp, a;
       hsize_t    two       = 2;
-      const char bnd[2][5] = {"none", "none"};
+      char bnd[2][9] = {"none", "none"};
+      for (int a = 0; a < 2; a++)
+        if (s->dom.per[a]) PetscCall(PetscStrncpy(bnd[a], "periodic", sizeof(bnd[a])));
       PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
-      PetscCallHDF5(comm, H5Tset_size(t, 5));
+      PetscCallHDF5(comm, H5Tset_size(t, 9));
       PetscCallHDF5(comm, sp = H5Screate_simple(1, &two, NULL));
       PetscCallHDF5(comm, a = H5Acreate2(box, "boundary", t, sp, H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm, H5Awrite(a, t, bnd));
@@ -594,8 +598,11 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
         if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
         else if (withPrev && ida < w->prevM) { /* NaN where the disk had no previous state */
           const PetscInt64 j = base + IoRecsId(&recs, i) - lo;
-          vx                 = (IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j]) / s->prm.dt;
-          vy                 = (IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1]) / s->prm.dt;
+          PetscReal        ex = IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j], ey = IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1];
+          if (s->dom.per[0]) ex = MinimumImage(ex, s->dom.hi[0] - s->dom.lo[0]); /* a wrap is not a velocity */
+          if (s->dom.per[1]) ey = MinimumImage(ey, s->dom.hi[1] - s->dom.lo[1]);
+          vx = ex / s->prm.dt;
+          vy = ey / s->prm.dt;
         }
         buf[2 * i] = vx, buf[2 * i + 1] = vy;
       }

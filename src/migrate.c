@@ -10,6 +10,9 @@
  *
  * The records are those of the fields registered FIELD_MIGRATES (particles.c).
  *
+ * Along a periodic axis (periodic.c) the positions are first wrapped back into the box,
+ * and a block displacement of more than one rank is the way round the periodic side.
+ *
  * RouteToOwners is the general version for the initial condition, where disks are
  * created on any rank: an all-to-all through RouteRecords (idorder.c);
  * RouteOwnedToOwners sends a rank's disks, with all their migrating fields, to the
@@ -50,6 +53,18 @@ static PetscErrorCode ReserveRecs(uint64_t **buf, PetscInt *cap, PetscInt m, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Along a periodic axis a disk that left the box comes back on the other side (one box
+   length at most: a disk moves a fraction of a cell between rebinnings). */
+static inline void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
+{
+  PetscReal *v[2] = {x, y};
+  for (int a = 0; a < 2; a++) {
+    if (!d->per[a]) continue;
+    if (*v[a] < d->lo[a]) *v[a] += d->hi[a] - d->lo[a];
+    else if (*v[a] >= d->hi[a]) *v[a] -= d->hi[a] - d->lo[a];
+  }
+}
+
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
 {
   const PetscInt w    = ParticlesRecordWords(p, FIELD_MIGRATES);
@@ -72,10 +87,14 @@ PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)
       bad[1] = 1;
       continue;
     }
+    MigrateWrap(d, &p->x[i], &p->y[i]);
     DomainCellOf(d, p->x[i], p->y[i], &cx, &cy);
     if (cx >= d->c0[0] && cx < d->c1[0] && cy >= d->c0[1] && cy < d->c1[1]) continue;
-    const PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0],
-                   dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
+    PetscInt dx = DomainBlockOfTile(d, 0, cx / d->tile) - d->q[0], dy = DomainBlockOfTile(d, 1, cy / d->tile) - d->q[1];
+    if (d->per[0] && dx > 1) dx -= d->p[0]; /* across the periodic side: the neighbour beyond it */
+    if (d->per[0] && dx < -1) dx += d->p[0];
+    if (d->per[1] && dy > 1) dy -= d->p[1];
+    if (d->per[1] && dy < -1) dy += d->p[1];
     PetscMPIInt k;
     for (k = 0; k < d->nnbr; k++)
       if (d->nbrDir[k][0] == dx && d->nbrDir[k][1] == dy) break;

@@ -23,6 +23,7 @@
 #include <throng/solver.h>
 #include <throng/geometry.h>
 #include <throng/files.h>
+#include <throng/periodic.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -1105,6 +1106,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OptString(&o, OPT_RUN, "-scenario", ScenarioHelp(), p->scenario, sizeof(p->scenario), NULL));
   PetscCall(DisksSetFromOptions(&o, &g));
   PetscCall(DomainSetFromOptions(&o, &g));
+  PetscCall(PeriodicSetFromOptions(&o)); /* periodic.c */
   PetscCall(SolverSetFromOptions(&o, &solver));
   PetscCall(CrowdSetFromOptions(&o));
   PetscCall(DriverSetFromOptions(&o, &g));
@@ -1126,6 +1128,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OutputCheck(comm, p));
   PetscCall(SkinCheck(comm, p, &solver));
   PetscCall(SceneCheck(comm, p, &g));
+  PetscCall(PeriodicCheck(comm, p)); /* periodic.c: after the box and the tile */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1208,7 +1211,8 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
                         "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT
                         " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n",
                         (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3],
-                        p->wallBox ? "box" : "none", "", p->nhalf, InitKinds[p->init], (double)p->gamma,
+                        p->wallBox ? "box" : "none",
+                        p->pbc[0] || p->pbc[1] ? (p->pbc[0] && p->pbc[1] ? " periodic=xy" : (p->pbc[0] ? " periodic=x" : " periodic=y")) : "", p->nhalf, InitKinds[p->init], (double)p->gamma,
                         (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
   {
     SolverOps ops;

@@ -114,7 +114,7 @@ static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool rev
     PetscCall(PetscTime(&b1));
     s->busy += b1 - b0; /* work without the waits, for the balance records */
     PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
-    if (d->size > 1) {
+    if (d->nnbr) { /* another rank, or this one across a periodic side */
       PetscCall(HaloReverse(d, &s->P, &s->halo));
       PetscCall(HaloForward(d, &s->P, &s->halo));
     }
@@ -218,6 +218,7 @@ PetscErrorCode PBDPredict(Sim *s)
   s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(d2[0]));
   /* written so that a NaN displacement (a blow-up) rebins too, and Migrate reports it */
   if (!(d2[1] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
+  else if (s->dom.per[0] || s->dom.per[1]) PetscCall(HaloForward(&s->dom, p, &s->halo)); /* images: periodic.c */
   else PetscCall(HaloResetReference(p, &s->halo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

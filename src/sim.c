@@ -77,7 +77,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
-  PetscCall(DomainCreate(comm, prm->box, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
+  PetscCall(DomainCreate(comm, prm->box, prm->pbc, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));

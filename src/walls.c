@@ -2,7 +2,7 @@
  * segments  dist(q_i, segment) >= r_i.
  *
  * The box walls (-wall_box, on by default) are the four half-planes of the decomposed
- * box; -halfplanes adds more (normals are normalised here).  A crowd geometry
+ * box, less the sides of a periodic axis (-periodic); -halfplanes adds more (normals are normalised here).  A crowd geometry
  * (-geometry, geometry.c) adds the wall segments of its polygons, with the exits cut out:
  * the projection (project.h) moves a centre that is closer than r to the segment's
  * interior back along the segment's inward normal — also when a large step carried it
@@ -30,8 +30,11 @@ PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg
   if (nseg) PetscCall(PetscArraycpy(wl->nrm, nrm, 2 * nseg));
   if (prm->wallBox) {
     const PetscReal b[4][3] = {{1, 0, prm->box[0]}, {-1, 0, -prm->box[2]}, {0, 1, prm->box[1]}, {0, -1, -prm->box[3]}};
-    for (int k = 0; k < 4; k++, wl->n++)
+    for (int k = 0; k < 4; k++) {
+      if (prm->pbc[k / 2]) continue; /* a periodic side has no wall (periodic.c) */
       for (int j = 0; j < 3; j++) wl->w[3 * wl->n + j] = b[k][j];
+      wl->n++;
+    }
   }
   for (PetscInt k = 0; k < prm->nhalf; k++, wl->n++) {
     const PetscReal *h = &prm->half[3 * k], nn = PetscSqrtReal(h[0] * h[0] + h[1] * h[1]);

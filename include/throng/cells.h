@@ -17,9 +17,10 @@ PetscErrorCode CellsDestroy(Cells *c);
 /* Sort owned disks by local cell, then by id. Binned by (x, y), which become (xb, yb);
    or, with atBin (restart), by the stored (xb, yb), which are kept. Not collective.  */
 PetscErrorCode CellsBinOwned(const Domain *d, Particles *p, Cells *c, PetscBool atBin);
-/* Sort the ghosts [n, n+ng) into the ring cells (stable); perm[k] = old ghost index of
+/* Sort the ghosts [n, n+ng) into the ring cells (stable); gcell: the global cell (cx, cy)
+   of each ghost, -1 or nc across a periodic side (halo.c); perm[k] = old ghost index of
    the ghost now at n + k (ghost indices relative to n). Not collective.                */
-PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, PetscInt *oldOfNew);
+PetscErrorCode CellsBinGhosts(const Domain *d, Particles *p, Cells *c, const PetscInt *gcell, PetscInt *oldOfNew);
 PetscErrorCode CellsCountCandidates(const Domain *d, Cells *c);
 
 /* The candidate partners j of disk i in cell k: the disks after i in k, then every disk

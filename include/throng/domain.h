@@ -5,6 +5,7 @@
 typedef struct {
   MPI_Comm    comm; /* the run's communicator                                     */
   MPI_Comm    nbr;  /* distributed-graph communicator of the 8-neighbourhood      */
+  MPI_Comm    rev;  /* the same graph with the edges reversed (halo.c: HaloReverse) */
   PetscMPIInt rank, size;
   PetscMPIInt p[2];         /* ranks along x and y                                       */
   PetscBool   gridFixed;    /* -rank_grid given: the balancer keeps p                     */
@@ -22,14 +23,18 @@ typedef struct {
   PetscInt    ncell;        /* ln[0] * ln[1]                                             */
   PetscInt   *slot;         /* storage position of each owned local cell (ring: -1): tiles
                             colour by colour, row-major; cells row-major in a tile      */
-  PetscMPIInt nnbr;         /* neighbours that exist (<= 8)                              */
-  PetscMPIInt nbrRank[8];
+  PetscBool   per[2];       /* periodic along x, y (periodic.c)                          */
+  PetscMPIInt nnbr;         /* neighbours that exist (<= 8), counted as out-edges        */
+  PetscMPIInt nbrRank[8];   /* out-edge k (send slot k): the rank in direction nbrDir[k] */
   PetscInt    nbrDir[8][2]; /* direction (dx, dy) in {-1,0,1}^2 of each neighbour      */
+  PetscMPIInt inRank[8];    /* in-edge k (receive slot k): the rank in direction inDir[k], */
+  PetscInt    inDir[8][2];  /*   which sent it in its send slot of direction -inDir[k]     */
+  PetscInt    inWrap[8][2]; /* -1, 0, +1: that rank's disks are seen shifted by inWrap L   */
 } Domain;
 
 /* grid: ranks along x and y, or {0, 0} to choose the grid with the shortest halo. */
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], PetscReal cellMin, PetscInt tile,
-                            const PetscInt grid[2], Domain *d);
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], PetscReal cellMin,
+                            PetscInt tile, const PetscInt grid[2], Domain *d);
 PetscErrorCode DomainDestroy(Domain *d);
 /* Make the rank grid p[0] x p[1] (p[0] p[1] = size) with block borders at the tile cuts
    cx[0..p[0]], cy[0..p[1]] (0 = cx[0] < cx[1] < ... < cx[p[0]] = nt[0], the same on
@@ -47,6 +52,14 @@ static inline void DomainCellOf(const Domain *d, PetscReal x, PetscReal y, Petsc
   PetscInt  iy = fy < 0 ? 0 : (fy >= (PetscReal)d->nc[1] ? d->nc[1] - 1 : (PetscInt)fy);
   *cx          = ix;
   *cy          = iy;
+}
+
+/* The shift of the images received in slot k (halo.c), and whether there is one. */
+static inline PetscBool DomainImageShift(const Domain *d, PetscMPIInt k, PetscReal sh[2])
+{
+  sh[0] = (PetscReal)d->inWrap[k][0] * (d->hi[0] - d->lo[0]);
+  sh[1] = (PetscReal)d->inWrap[k][1] * (d->hi[1] - d->lo[1]);
+  return d->inWrap[k][0] || d->inWrap[k][1] ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Block coordinate along axis a of the rank that owns global tile t. */

@@ -42,6 +42,8 @@ typedef struct {
   /* domain, cells, walls */
   PetscReal box[4];  /* -box x0,y0,x1,y1: decomposed region                        */
   PetscBool wallBox; /* -wall_box: the box edges are walls                         */
+  int       pbcAxes; /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
+  PetscBool pbc[2];  /* ... as flags along x, y (periodic.c)                        */
   PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
   PetscReal half[3 * THRONG_MAX_HALFPLANES];
   PetscReal skin;            /* -skin: cell edge = 2 r_max + skin                          */
