@@ -80,12 +80,12 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
              "-periodic %s with -solver %s: periodic boxes work with pbd, pbdw, pngs and penalty%s", name, p->solver,
              strcmp(p->solver, "edmd") ? "" : " (edmd has its own: -edmd_periodic)");
   PetscCheck(p->gamma == 0, comm, PETSC_ERR_USER_INPUT,
-             "-periodic %s with -attract_gamma %g: an attraction to a point is not periodic; use -gravity or none",
+             "-periodic %s with -attract_gamma %.6g: an attraction to a point is not periodic; use -gravity or none",
              name, (double)p->gamma);
   for (PetscInt k = 0; k < p->nhalf; k++)
     for (int a = 0; a < 2; a++)
       PetscCheck(!p->pbc[a] || p->half[3 * k + a] == 0, comm, PETSC_ERR_USER_INPUT,
-                 "-periodic %s with -halfplanes triple %" PetscInt_FMT " (%g,%g,%g): a wall across the periodic %c "
+                 "-periodic %s with -halfplanes triple %" PetscInt_FMT " (%.6g,%.6g,%.6g): a wall across the periodic %c "
                  "direction would cut the periodic images; walls may only face the non-periodic axis",
                  name, k + 1, (double)p->half[3 * k], (double)p->half[3 * k + 1], (double)p->half[3 * k + 2], ax[a]);
   {
@@ -94,7 +94,7 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
       if (!p->pbc[a]) continue;
       const PetscReal L = p->box[2 + a] - p->box[a];
       PetscCheck(PeriodicCellCount(L, cell, p->tile) > 0, comm, PETSC_ERR_USER_INPUT,
-                 "-periodic %s: the box is %g long along %c, %g cells of %g (2 r_max + skin); a periodic direction "
+                 "-periodic %s: the box is %.6g long along %c, %.6g cells of %.6g (2 r_max + skin); a periodic direction "
                  "needs at least %" PetscInt_FMT " cells (two tiles of -tile %" PetscInt_FMT
                  ", the last >= 2 cells wide), so that no disk meets its own image: enlarge -box or lower -tile",
                  name, (double)L, ax[a], (double)PetscFloorReal(L / cell), (double)cell,

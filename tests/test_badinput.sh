@@ -36,8 +36,10 @@ printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4,
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nstair 3 LINESTRING (2 2, 2 2) POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/stairpoint.wkt"
 printf '1\n3\n2\n' > "$dir/times.txt"
 
-# Each case runs in the background, two at a time (the runs are short and mostly wait on
-# MPI's start-up); its verdict goes to a file, counted at the end.
+# Each case runs in the background, PAR at a time (default 6: the runs are short and
+# mostly wait on MPI's start-up and tear-down, ~2.4 s of which ~0.2 s of CPU); its
+# verdict goes to a file, counted at the end.
+PAR=${BADINPUT_PARALLEL:-6}
 k=0; launched=0
 one_case() { # case number, ranks, expected message fragment, throng options...
   local kk=$1 np=$2 want=$3; shift 3
@@ -56,7 +58,7 @@ expect_error() { # expected message fragment, throng options...  (NP: rank count
   local np
   k=$((k + 1))
   for np in ${NP:-1 2}; do
-    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n; done
     one_case "$k" "$np" "$@" &
     launched=$((launched + 1))
   done
@@ -277,6 +279,13 @@ expect_error "needs -geometry"                -sources s -src_s_line 1,1,1,5 -sr
 expect_error "needs a crowd scene"            -premove 10
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
+# issue 29: periodic boxes (one rank each: the checks run before any communication)
+NP=1 expect_error "-periodic x with -halfplanes triple 1 (1,0,2): a wall across the periodic x direction" -periodic x -n 100 -halfplanes 1,0,2
+NP=1 expect_error "-periodic y: the box is 5 long along y, 3 cells of 1.32 (2 r_max + skin); a periodic direction needs at least 4 cells"  -periodic y -n 10 -box 0,0,40,5
+NP=1 expect_error "-periodic xy with -geometry"    -periodic xy -geometry "$dir/room.wkt" -n 10
+NP=1 expect_error "-periodic x with -solver pgs"  -periodic x -solver pgs -n 100
+NP=1 expect_error "-periodic x with -attract_gamma 1: an attraction to a point is not periodic" -periodic x -n 100 -attract_gamma 1
+NP=1 expect_error "option -periodic: 'z' is not one of: none x y xy" -periodic z -n 100
 
 wait
 verdicts=0
