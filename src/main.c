@@ -171,7 +171,9 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     if (j->output &&
         ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
       PetscCall(H5MDRememberPrevious(&j->w, &j->s));
+    PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
     PetscCall(SolverStep(&j->s));
+    PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
     PetscCall(SimModulesStepEnd(&j->s, &stop)); /* modules: a crowd's exits */
     PetscCall(TrajectoryWrite(&j->traj, &j->s));

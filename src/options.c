@@ -24,6 +24,7 @@
 #include <throng/geometry.h>
 #include <throng/files.h>
 #include <throng/periodic.h>
+#include <throng/contacts.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -1115,6 +1116,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
   PetscCall(SourceSetFromOptions(&o));     /* source.c */
   PetscCall(OutputSetFromOptions(&o));
+  PetscCall(StressSetFromOptions(&o)); /* contacts.c */
   PetscOptionsEnd();
 
   PetscCall(InitCountFromFile(comm, p, &g));
@@ -1129,6 +1131,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(SkinCheck(comm, p, &solver));
   PetscCall(SceneCheck(comm, p, &g));
   PetscCall(PeriodicCheck(comm, p)); /* periodic.c: after the box and the tile */
+  PetscCall(StressCheck(comm, p));   /* contacts.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

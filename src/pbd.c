@@ -133,7 +133,8 @@ static void ProjectionTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBoo
 PetscErrorCode PBDSweep(Sim *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE));
+  if (s->stress.on) PetscCall(StressSweep(s)); /* the same sweep, recording (contacts.c) */
+  else PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

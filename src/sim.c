@@ -95,6 +95,7 @@ PetscErrorCode SimDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(SolverDestroy(s));
+  PetscCall(StressDestroy(s));
   for (PetscInt k = s->nmod - 1; k >= 0; k--)
     if (s->mod[k].destroy) PetscCall(s->mod[k].destroy(s, s->mod[k].ctx));
   s->nmod = 0;

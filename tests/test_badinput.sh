@@ -286,6 +286,8 @@ NP=1 expect_error "-periodic xy with -geometry"    -periodic xy -geometry "$dir/
 NP=1 expect_error "-periodic x with -solver pgs"  -periodic x -solver pgs -n 100
 NP=1 expect_error "-periodic x with -attract_gamma 1: an attraction to a point is not periodic" -periodic x -n 100 -attract_gamma 1
 NP=1 expect_error "option -periodic: 'z' is not one of: none x y xy" -periodic z -n 100
+NP=1 expect_error "-stress with -solver pbdw: contact forces are recorded for pbd and pngs only" -stress -solver pbdw -n 100
+NP=1 expect_error "-stress_bands needs -stress"   -stress_bands 4 -n 100
 
 wait
 verdicts=0

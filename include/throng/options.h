@@ -147,6 +147,8 @@ typedef struct {
   PetscBool  ioTwoPhase;                     /* -io_collective_buffering: MPI-IO two-phase writes */
   PetscReal  flushEvery;                     /* -output_flush_every T: seconds between flushes  */
   PetscInt   outputRound;                    /* -output_round K: records per rank per write round */
+  PetscBool  stress;                         /* -stress: contact stress at the progress steps (contacts.c) */
+  PetscInt   stressBands;                    /* -stress_bands K: its profile in K horizontal bands */
   OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
   PetscInt   crowdDecl[2];                   /* decl[] of the crowd's options: [first, last)     */
   PetscInt   ndecl;

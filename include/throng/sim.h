@@ -16,6 +16,7 @@
 #include <throng/balance.h>
 
 #include <throng/modules.h>
+#include <throng/contacts.h>
 
 struct Sim {
   Params    prm;
@@ -46,6 +47,7 @@ struct Sim {
   PetscInt       nmod;
   SimModule      mod[SIM_MAX_MODULES]; /* modules.c                                     */
   Balance        bal;                  /* load checks and repartitions (balance.c)              */
+  Stress         stress;               /* -stress: the recorded contact stress (contacts.c)      */
   PetscLogDouble busy;                 /* prediction and sweep seconds since the last balance check */
 };
 
