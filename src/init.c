@@ -33,7 +33,7 @@
 PetscReal InitRadiusMax(const Params *prm)
 {
   PetscReal r = 0;
-  if (!prm->npop) return PetscMax(prm->radius * (1 + prm->poly), prm->rmaxFile);
+  if (!prm->npop) return PetscMax(prm->radius * (prm->bidisperse > 0 ? prm->bidisperse : 1 + prm->poly), prm->rmaxFile);
   for (PetscInt k = 0; k < prm->npop; k++) r = PetscMax(r, DistMax(&prm->pop[k].radius));
   return r;
 }
@@ -42,6 +42,7 @@ PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
   double u[2];
   if (prm->npop) return InitRadiusOf(prm, ParamsPopulationOf(prm, id), id);
+  if (prm->bidisperse > 0) return id % 2 ? prm->bidisperse * prm->radius : prm->radius;
   if (prm->poly == 0) return prm->radius;
   RandomUniform2(prm->seed, id, RANDOM_STREAM_RADIUS, 0, u);
   return prm->radius * (1 + prm->poly * (2 * u[0] - 1));

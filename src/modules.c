@@ -13,6 +13,7 @@
 #include <throng/sim.h>
 #include <throng/crowd.h>
 #include <throng/warm.h>
+#include <throng/deform.h>
 #include <string.h>
 
 typedef PetscErrorCode (*ModuleCreate)(const Params *, SimModule *, PetscBool *);
@@ -23,6 +24,7 @@ static const struct {
 } modules[] = {
   {"crowd", CrowdModuleCreate}, /* pedestrians: desired velocity, exits, records (crowd.c) */
   {"warm", WarmModuleCreate},   /* -solver pbdw: carried displacement, contact multipliers */
+  {"deform", DeformModuleCreate}, /* -deform_rate: the box compressed or expanded (deform.c) */
 };
 
 PetscErrorCode SimModulesSetUp(Sim *s)

@@ -25,6 +25,7 @@
 #include <throng/files.h>
 #include <throng/periodic.h>
 #include <throng/contacts.h>
+#include <throng/deform.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -469,6 +470,10 @@ static PetscErrorCode DisksSetFromOptions(Opt *o, Given *g)
                     &p->radius, &g->radius));
   PetscCall(OptReal(o, OPT_PHYS, "-polydispersity",
                     "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1 (default 0.2; 0 for a crowd)", &p->poly, &g->poly));
+  PetscCall(OptReal(o, OPT_PHYS, "-bidisperse",
+                    "Radii R (even ids) and q R (odd ids): the 50:50 mixture of jamming studies, q = 1.4 (0: off)",
+                    &p->bidisperse, NULL));
+  if (p->bidisperse > 0 && !g->poly) p->poly = 0; /* two sizes, not a range */
   PetscCall(OptReal(o, OPT_PHYS, "-dt", "Time step h (default 0.001; 0.02 s for a crowd)", &p->dt, &g->dt));
   PetscCall(OptInt(o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
   PetscCall(
@@ -800,6 +805,10 @@ static PetscErrorCode DisksCheck(MPI_Comm comm, const Params *p)
              "-radius %g: the radius must be > 0", (double)p->radius);
   PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)",
              (double)p->poly);
+  PetscCheck(p->bidisperse == 0 || (p->bidisperse >= 1 && p->bidisperse <= 100), comm, PETSC_ERR_USER_INPUT,
+             "-bidisperse %.6g: the ratio of the radii must be in [1, 100] (0: off)", (double)p->bidisperse);
+  PetscCheck(p->bidisperse == 0 || (p->poly == 0 && !p->npop), comm, PETSC_ERR_USER_INPUT,
+             "-bidisperse with -polydispersity %.6g or -populations: give one size distribution", (double)p->poly);
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0",
              (double)p->dt);
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
@@ -1108,6 +1117,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(DisksSetFromOptions(&o, &g));
   PetscCall(DomainSetFromOptions(&o, &g));
   PetscCall(PeriodicSetFromOptions(&o)); /* periodic.c */
+  PetscCall(DeformSetFromOptions(&o));   /* deform.c */
   PetscCall(SolverSetFromOptions(&o, &solver));
   PetscCall(CrowdSetFromOptions(&o));
   PetscCall(DriverSetFromOptions(&o, &g));
@@ -1132,6 +1142,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(SceneCheck(comm, p, &g));
   PetscCall(PeriodicCheck(comm, p)); /* periodic.c: after the box and the tile */
   PetscCall(StressCheck(comm, p));   /* contacts.c */
+  PetscCall(DeformCheck(comm, p));   /* deform.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -207,11 +207,54 @@ static PetscErrorCode Repartition(Sim *s, const PetscMPIInt p[2], const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A new domain for the box: cells, tiles and rank blocks from scratch (the cell count
+   along a periodic axis follows the box: periodic.c), and what depends on them; the
+   owned disks go to their owners in it.  Inside a rebinning (no ghosts). */
+static PetscErrorCode NewDomain(Sim *s, const PetscReal box[4])
+{
+  const Halo       h     = s->halo;
+  const PetscInt64 moved = s->mig.moved;
+  MPI_Comm         comm  = s->dom.comm;
+  PetscFunctionBeginUser;
+  PetscCall(HaloDestroy(&s->halo));
+  PetscCall(MigratorDestroy(&s->mig));
+  PetscCall(CellsDestroy(&s->cells));
+  PetscCall(PetscFree(s->wallMask));
+  PetscCall(DomainDestroy(&s->dom));
+  PetscCall(DomainCreate(comm, box, s->prm.pbc, 2 * s->rmax + s->prm.skin, s->prm.tile, s->prm.grid, &s->dom));
+  PetscCall(HaloCreate(&s->dom, &s->halo));
+  s->halo.exchanges = h.exchanges, s->halo.bytes = h.bytes, s->halo.messages = h.messages;
+  PetscCall(MigratorCreate(&s->dom, &s->mig));
+  s->mig.moved = moved;
+  PetscCall(CellsCreate(&s->dom, &s->cells));
+  PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
+  PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, s->prm.skin, s->wallMask));
+  PetscCall(RouteOwnedToOwners(&s->dom, &s->P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4])
+{
+  PetscFunctionBeginUser;
+  s->regrid = PETSC_TRUE;
+  PetscCall(PetscArraycpy(s->regridBox, box, 4));
+  if (s->P.n + s->P.ng == 0 && !s->ndisks) { /* a restart's set-up: no disks yet */
+    s->P.ng = 0;
+    PetscCall(NewDomain(s, box));
+    s->regrid = PETSC_FALSE;
+  } else PetscCall(SimRebin(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
   PetscCall(Migrate(&s->dom, &s->P, &s->mig));
+  if (s->regrid) { /* the box changed its cell count (deform.c) */
+    PetscCall(NewDomain(s, s->regridBox));
+    s->regrid = PETSC_FALSE;
+  }
   { /* the balancer may ask for new block borders: then the disks move with them */
     PetscBool   repartition;
     PetscMPIInt p[2];

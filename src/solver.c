@@ -106,6 +106,7 @@ PetscErrorCode SolverStep(Sim *s)
     if (s->time >= s->prm.sched[3 * k]) s->drv.g[0] = s->prm.sched[3 * k + 1], s->drv.g[1] = s->prm.sched[3 * k + 2];
   s->drv.step = s->step; /* the noise's draw of this step */
   PetscCheck(s->ops.step, s->dom.comm, PETSC_ERR_PLIB, "-solver %s has no step of the time loop", s->prm.solver);
+  SIM_MODULES_CALL(s, beforeStep); /* a deforming box (deform.c) */
   PetscCall(s->ops.step(s));
   s->step++; /* the clock of every stepper, here only */
   s->time = s->prm.dt * (PetscReal)s->step;

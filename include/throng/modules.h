@@ -19,6 +19,7 @@ typedef struct {
   PetscBool (*siteOK)(const Sim *, void *, PetscReal x, PetscReal y, PetscReal margin);
   PetscErrorCode (*created)(Sim *, void *);
   PetscErrorCode (*restored)(Sim *, void *);    /* a checkpoint's disks are binned      */
+  PetscErrorCode (*beforeStep)(Sim *, void *);  /* before a step's prediction (deform.c) */
   PetscErrorCode (*beforeRebin)(Sim *, void *); /* before migration moves any disk      */
   PetscErrorCode (*afterRebin)(Sim *, void *);  /* after the binning and the ghosts     */
   /* after every step (it may remove disks: then s->ndisks falls); *stop: why the run

@@ -35,6 +35,7 @@ typedef struct {
   PetscInt64 n;      /* -n: number of disks                                        */
   PetscReal  radius; /* -radius: mean disk radius                                  */
   PetscReal  poly;   /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
+  PetscReal  bidisperse; /* -bidisperse q: even ids radius R, odd ids q R (0: off) */
   /* time stepping */
   PetscReal  dt;    /* -dt: time step h                                           */
   PetscInt   steps; /* -steps                                                     */
@@ -42,6 +43,8 @@ typedef struct {
   /* domain, cells, walls */
   PetscReal box[4];  /* -box x0,y0,x1,y1: decomposed region                        */
   PetscBool wallBox; /* -wall_box: the box edges are walls                         */
+  PetscReal deformRate; /* -deform_rate e: periodic edges x (1 + e h) per step (deform.c) */
+  PetscReal deformPhi;  /* -deform_phi f: ... until the packing fraction is f (0: never)  */
   int       pbcAxes; /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
   PetscBool pbc[2];  /* ... as flags along x, y (periodic.c)                        */
   PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */

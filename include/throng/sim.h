@@ -47,6 +47,8 @@ struct Sim {
   PetscInt       nmod;
   SimModule      mod[SIM_MAX_MODULES]; /* modules.c                                     */
   Balance        bal;                  /* load checks and repartitions (balance.c)              */
+  PetscBool      regrid;    /* the next rebinning makes a new cell grid for box (deform.c) */
+  PetscReal      regridBox[4];
   Stress         stress;               /* -stress: the recorded contact stress (contacts.c)      */
   PetscLogDouble busy;                 /* prediction and sweep seconds since the last balance check */
 };
@@ -61,6 +63,10 @@ PetscErrorCode SimRestore(Sim *s, const IoRecs *recs, PetscInt step, PetscReal t
 PetscErrorCode SimDestroy(Sim *s);
 /* Rebin (migrate, bin, rebuild ghosts) from the current positions. Collective. */
 PetscErrorCode SimRebin(Sim *s);
+/* A new cell grid and decomposition for the box (x0, y0, x1, y1), the disks routed to
+   their new owners, binned, with ghosts: a rebinning (SimRebin) that moves the box.
+   Collective. */
+PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4]);
 /* Largest overlap of any pair or wall (absolute length), over all ranks. Collective. */
 PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* Conservation check (no-op unless -check_conservation). Collective. */
