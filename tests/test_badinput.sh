@@ -288,6 +288,12 @@ NP=1 expect_error "-periodic x with -attract_gamma 1: an attraction to a point i
 NP=1 expect_error "option -periodic: 'z' is not one of: none x y xy" -periodic z -n 100
 NP=1 expect_error "-stress with -solver pbdw: contact forces are recorded for pbd and pngs only" -stress -solver pbdw -n 100
 NP=1 expect_error "-stress_bands needs -stress"   -stress_bands 4 -n 100
+NP=1 expect_error "-deform_phi 0.95: above the hexagonal close packing 0.906900" -periodic xy -n 100 -box 0,0,20,20 -deform_rate -0.1 -deform_phi 0.95
+NP=1 expect_error "the packing fraction is 0.190315 now, so a compression (rate < 0) never reaches it" -periodic xy -n 100 -box 0,0,20,20 -gravity 0,0 -deform_rate -0.1 -deform_phi 0.05
+NP=1 expect_error "so an expansion (rate > 0) never reaches it" -periodic xy -n 100 -box 0,0,20,20 -gravity 0,0 -deform_rate 0.1 -deform_phi 0.5
+NP=1 expect_error "-deform_rate deforms the periodic axes of the box: give -periodic" -n 100 -deform_rate -0.1
+NP=1 expect_error "-deform_phi 0.8 needs -deform_rate" -periodic xy -n 100 -box 0,0,20,20 -deform_phi 0.8
+NP=1 expect_error "-bidisperse with -polydispersity 0.2 or -populations" -n 100 -bidisperse 1.4 -polydispersity 0.2
 
 wait
 verdicts=0
