@@ -3,6 +3,7 @@
  * Layout (H5MD 1.1, the particles group "disks"):
  *   /h5md                     version = {1, 1}; author/name; creator/{name, version}
  *   /particles/disks/box      dimension = 2, boundary = {"none" or "periodic" per axis}, edges
+ *                             (with -deform_rate: the box of the latest frame)
  *   /particles/disks/position/{step, time, value[frame][row][2]}
  *   /particles/disks/radius/{step, time, value[frame][row]}   (step, time: hard links)
  *   /particles/disks/id/{step, time, value[frame][row]}
@@ -564,6 +565,13 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
+  if (s->prm.deformRate != 0) { /* a deforming box (deform.c): the edges of the latest frame */
+    const double edges[2] = {s->dom.hi[0] - s->dom.lo[0], s->dom.hi[1] - s->dom.lo[1]};
+    hid_t        d;
+    PetscCallHDF5(comm, d = H5Dopen2(w->file, "/particles/disks/box/edges", H5P_DEFAULT));
+    PetscCallHDF5(comm, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, w->dxpl, edges));
+    PetscCallHDF5(comm, H5Dclose(d));
+  }
   /* in rounds of ids: each round's disks are routed to their rows' ranks and written,
      so memory stays bounded by a round (RoundIds), not by the disks of the rank.  With
      the previous state the rounds below its id bound prevM are exactly its rounds (the
