@@ -65,8 +65,8 @@ PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
 
 PetscErrorCode StressBeforeStep(Sim *s)
 {
-  const Params  *p = &s->prm;
-  const PetscInt K = p->progress > 0 ? p->progress : PetscMax(1, p->steps / 10);
+  const Params  *p  = &s->prm;
+  const PetscInt K  = p->progress > 0 ? p->progress : PetscMax(1, p->steps / 10);
   Stress        *st = &s->stress;
   PetscFunctionBeginUser;
   st->on = p->stress && ((s->step + 1) % K == 0 || s->step + 1 == p->steps) ? PETSC_TRUE : PETSC_FALSE;
@@ -92,7 +92,10 @@ static inline void Add(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscRe
     b1 = PetscMin(PetscMax(b1, 0), nb - 1);
     for (PetscInt b = b0; b <= b1; b++) {
       const PetscReal a0 = lo + (PetscReal)b * hb, a1 = a0 + hb;
-      const PetscReal w = yb > ya ? (PetscMin(yb, b == nb - 1 ? PETSC_MAX_REAL : a1) - PetscMax(ya, b == 0 ? -PETSC_MAX_REAL : a0)) / (yb - ya) : 1;
+      const PetscReal w =
+        yb > ya
+          ? (PetscMin(yb, b == nb - 1 ? PETSC_MAX_REAL : a1) - PetscMax(ya, b == 0 ? -PETSC_MAX_REAL : a0)) / (yb - ya)
+          : 1;
       if (w <= 0) continue;
       st->band[4 * b] += w * dx * lx, st->band[4 * b + 1] += w * dx * ly, st->band[4 * b + 2] += w * dy * lx,
         st->band[4 * b + 3] += w * dy * ly;
@@ -109,14 +112,14 @@ static inline void AddWall(Sim *s, PetscReal x0, PetscReal y0, PetscReal x, Pets
 /* pbd.c's SweepCell, recording: the same operations on the same values, in the same order. */
 static void RecordCell(Sim *s, void *ctx, PetscInt k)
 {
-  const Cells *c  = &s->cells;
-  const Walls *wl = &s->walls;
-  Particles   *p  = &s->P;
-  PetscReal   *x = p->x, *y = p->y;
-  const PetscReal *r  = p->r;
+  const Cells      *c  = &s->cells;
+  const Walls      *wl = &s->walls;
+  Particles        *p  = &s->P;
+  PetscReal        *x = p->x, *y = p->y;
+  const PetscReal  *r  = p->r;
   const PetscInt64 *id = p->id;
-  const PetscInt   b = c->beg[k], e = c->end[k];
-  PetscInt         fwd[4];
+  const PetscInt    b = c->beg[k], e = c->end[k];
+  PetscInt          fwd[4];
   (void)ctx;
   if (b == e) return;
   DomainForwardOffsets(s->dom.ln[0], fwd);

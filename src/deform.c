@@ -70,7 +70,10 @@ PetscErrorCode DeformCheck(MPI_Comm comm, const Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscReal Area(const Sim *s, const Deform *df) { return PETSC_PI * s->rmax * s->rmax * (PetscReal)df->area / DEFORM_UNIT; }
+static PetscReal Area(const Sim *s, const Deform *df)
+{
+  return PETSC_PI * s->rmax * s->rmax * (PetscReal)df->area / DEFORM_UNIT;
+}
 
 static PetscReal Phi(const Sim *s, const Deform *df)
 {
@@ -80,11 +83,12 @@ static PetscReal Phi(const Sim *s, const Deform *df)
 /* The disks' area, exactly; and whether the target can be reached at this rate. */
 static PetscErrorCode DeformCreated(Sim *s, void *ctx)
 {
-  Deform        *df = (Deform *)ctx;
-  const Params  *p  = &s->prm;
-  PetscInt64     a  = 0;
+  Deform       *df = (Deform *)ctx;
+  const Params *p  = &s->prm;
+  PetscInt64    a  = 0;
   PetscFunctionBeginUser;
-  for (PetscInt i = 0; i < s->P.n; i++) a += (PetscInt64)llround(s->P.r[i] * s->P.r[i] / (s->rmax * s->rmax) * DEFORM_UNIT);
+  for (PetscInt i = 0; i < s->P.n; i++)
+    a += (PetscInt64)llround(s->P.r[i] * s->P.r[i] / (s->rmax * s->rmax) * DEFORM_UNIT);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &a, 1, MPIU_INT64, MPI_SUM, s->dom.comm));
   df->area = a;
   if (p->deformPhi > 0 && !df->done) {
@@ -118,7 +122,7 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
     box[a]     = d->lo[a];
     box[2 + a] = d->hi[a];
     if (!d->per[a]) continue;
-    PetscReal *q = a ? P->y : P->x, *qb = a ? P->yb : P->xb;
+    PetscReal      *q = a ? P->y : P->x, *qb = a ? P->yb : P->xb;
     const PetscReal lo = d->lo[a];
     for (PetscInt i = 0; i < P->n; i++) {
       q[i]  = lo + (q[i] - lo) * f;
@@ -141,7 +145,7 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
 
 static PetscErrorCode DeformCheckpointWrite(const Sim *s, void *ctx, hid_t grp, hid_t dxpl)
 {
-  const Deform *df = (const Deform *)ctx;
+  const Deform *df   = (const Deform *)ctx;
   const double  b[5] = {s->dom.lo[0], s->dom.lo[1], s->dom.hi[0], s->dom.hi[1], df->done ? 1.0 : 0.0};
   (void)dxpl;
   PetscFunctionBeginUser;
@@ -174,7 +178,7 @@ static PetscErrorCode DeformCheckpointRead(Sim *s, void *ctx, hid_t grp, const c
 
 static PetscErrorCode DeformDigest(const Sim *s, void *ctx, Digest *dg)
 {
-  const Deform *df = (const Deform *)ctx;
+  const Deform *df   = (const Deform *)ctx;
   uint64_t      h[2] = {0, 0};
   (void)df;
   PetscFunctionBeginUser;

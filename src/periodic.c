@@ -85,7 +85,8 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
   for (PetscInt k = 0; k < p->nhalf; k++)
     for (int a = 0; a < 2; a++)
       PetscCheck(!p->pbc[a] || p->half[3 * k + a] == 0, comm, PETSC_ERR_USER_INPUT,
-                 "-periodic %s with -halfplanes triple %" PetscInt_FMT " (%.6g,%.6g,%.6g): a wall across the periodic %c "
+                 "-periodic %s with -halfplanes triple %" PetscInt_FMT
+                 " (%.6g,%.6g,%.6g): a wall across the periodic %c "
                  "direction would cut the periodic images; walls may only face the non-periodic axis",
                  name, k + 1, (double)p->half[3 * k], (double)p->half[3 * k + 1], (double)p->half[3 * k + 2], ax[a]);
   {
@@ -93,12 +94,13 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
     for (int a = 0; a < 2; a++) {
       if (!p->pbc[a]) continue;
       const PetscReal L = p->box[2 + a] - p->box[a];
-      PetscCheck(PeriodicCellCount(L, cell, p->tile) > 0, comm, PETSC_ERR_USER_INPUT,
-                 "-periodic %s: the box is %.6g long along %c, %.6g cells of %.6g (2 r_max + skin); a periodic direction "
-                 "needs at least %" PetscInt_FMT " cells (two tiles of -tile %" PetscInt_FMT
-                 ", the last >= 2 cells wide), so that no disk meets its own image: enlarge -box or lower -tile",
-                 name, (double)L, ax[a], (double)PetscFloorReal(L / cell), (double)cell,
-                 PetscMax(p->tile + 2, (PetscInt)4), p->tile);
+      PetscCheck(
+        PeriodicCellCount(L, cell, p->tile) > 0, comm, PETSC_ERR_USER_INPUT,
+        "-periodic %s: the box is %.6g long along %c, %.6g cells of %.6g (2 r_max + skin); a periodic direction "
+        "needs at least %" PetscInt_FMT " cells (two tiles of -tile %" PetscInt_FMT
+        ", the last >= 2 cells wide), so that no disk meets its own image: enlarge -box or lower -tile",
+        name, (double)L, ax[a], (double)PetscFloorReal(L / cell), (double)cell, PetscMax(p->tile + 2, (PetscInt)4),
+        p->tile);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

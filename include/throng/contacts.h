@@ -3,9 +3,9 @@
 #include <throng/optdecl.h>
 
 typedef struct {
-  PetscBool  on;   /* the next step's sweeps are recorded (pbd.c)                       */
-  PetscReal  S[4]; /* this rank's sum of Delta_j (x) l over the recorded projections   */
-  PetscReal *band; /* the same per horizontal band, 4 per band                           */
+  PetscBool  on;    /* the next step's sweeps are recorded (pbd.c)                       */
+  PetscReal  S[4];  /* this rank's sum of Delta_j (x) l over the recorded projections   */
+  PetscReal *band;  /* the same per horizontal band, 4 per band                           */
   PetscInt64 nproj; /* recorded projections that moved a disk                          */
 } Stress;
 
