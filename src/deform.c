@@ -139,6 +139,7 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
       if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], 2 * s->rmax + p->skin, p->tile) != d->nc[a])
         regrid = PETSC_TRUE;
     if (regrid) PetscCall(SimRegrid(s, box));
+    else PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
