@@ -16,10 +16,12 @@
  * compares the digests).  For pbd that is the impulse of each contact over one sweep;
  * in a resting packing the corrections balance the prediction, so the forces balance
  * the field disk by disk.  For pngs the impulses of all the step's sweeps add up to the
- * converged multipliers.  In a hyperstatic packing (more contacts than degrees of
+ * converged multipliers.  pbdw keeps each contact's multiplier lambda (the separation it
+ * made over the step, warm start included: warm.c); its forces are read from them after
+ * the step, lambda / (2 h) for a pair and lambda / h for a wall.  In a hyperstatic packing (more contacts than degrees of
  * freedom, the hexagonal one among them) the contact forces that balance the loads are
  * not unique: each stepper picks one, and only their sum over a region — the stress —
- * is determined.  pbdw, penalty, pgs and edmd are not recorded yet (refused).
+ * is determined.  penalty, pgs and edmd are not recorded yet (refused).
  *
  * The profile.  -stress_bands K cuts the box into K horizontal bands; a contact counts in
  * each band with the share of its branch vector that lies in the band, and the band's
@@ -37,6 +39,7 @@
 #include <throng/pbd.h>
 #include <throng/project.h>
 #include <throng/contacts.h>
+#include <throng/warm.h>
 
 PetscErrorCode StressSetFromOptions(Opt *o)
 {
@@ -57,8 +60,9 @@ PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
   PetscCheck(p->stressBands >= 0 && p->stressBands <= 100000, comm, PETSC_ERR_USER_INPUT,
              "-stress_bands %" PetscInt_FMT ": must be in [0, 100000]", p->stressBands);
   PetscCheck(!p->stressBands || p->stress, comm, PETSC_ERR_USER_INPUT, "-stress_bands needs -stress");
-  PetscCheck(!p->stress || !strcmp(p->solver, "pbd") || !strcmp(p->solver, "pngs"), comm, PETSC_ERR_SUP,
-             "-stress with -solver %s: contact forces are recorded for pbd and pngs only (docs/granular.md)",
+  PetscCheck(!p->stress || !strcmp(p->solver, "pbd") || !strcmp(p->solver, "pngs") || !strcmp(p->solver, "pbdw"),
+             comm, PETSC_ERR_SUP,
+             "-stress with -solver %s: contact forces are recorded for pbd, pngs and pbdw only (docs/granular.md)",
              p->solver);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -78,7 +82,7 @@ PetscErrorCode StressBeforeStep(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline void Add(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym)
+void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym)
 {
   Stress        *st = &s->stress;
   const PetscInt nb = s->prm.stressBands;
@@ -106,7 +110,7 @@ static inline void Add(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscRe
 static inline void AddWall(Sim *s, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y, PetscReal r)
 {
   const PetscReal dx = x - x0, dy = y - y0, n = PetscSqrtReal(dx * dx + dy * dy);
-  if (n > 0) Add(s, dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
+  if (n > 0) StressAdd(s, dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
 }
 
 /* pbd.c's SweepCell, recording: the same operations on the same values, in the same order. */
@@ -144,7 +148,7 @@ static void RecordCell(Sim *s, void *ctx, PetscInt k)
     {
       const PetscReal xj0 = x[j], yj0 = y[j];
       if (ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]))
-        Add(s, x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
+        StressAdd(s, x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
     }
     x[i] = xi;
     y[i] = yi;
@@ -188,6 +192,7 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   PetscFunctionBeginUser;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
   st->on = PETSC_FALSE;
+  if (!strcmp(s->prm.solver, "pbdw")) PetscCall(WarmContacts(s, StressAdd)); /* its stored multipliers */
   for (int a = 0; a < 4; a++) v[a] = st->S[a];
   Contacts(s, 1e-6 * 2 * s->rmax, &v[4], &v[5]);
   v[6] = (PetscReal)st->nproj;

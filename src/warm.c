@@ -301,6 +301,47 @@ static PetscErrorCode PBDWStep(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal))
+{
+  Warm            *wm = WarmOf(s);
+  const Domain    *d  = &s->dom;
+  const Cells     *c  = &s->cells;
+  const Walls     *wl = &s->walls;
+  const Particles *p  = &s->P;
+  PetscFunctionBeginUser;
+  WarmRefresh(s, wm);
+  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
+    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
+      const PetscInt k = DomainLocalCell(d, cx, cy);
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        uint64_t sl[WARM_SLOTS];
+        for (int q = 0; q < WARM_SLOTS; q++) sl[q] = wm->slot[q][i];
+        for (int q = 0; q < WARM_SLOTS; q++) { /* walls: the disk moved by lambda along the normal */
+          const uint32_t key = SlotKey(sl[q]);
+          if (!sl[q] || key < WARM_WALL) continue;
+          const PetscInt t = (PetscInt)(key - WARM_WALL), g = t - wl->n;
+          const double   lam = SlotLambda(sl[q]), ri = p->r[i];
+          double         nx, ny;
+          if (g < 0) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
+          else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, p->x[i], p->y[i], &nx, &ny) <
+                     PETSC_INFINITY))
+            continue;
+          if (lam > 0) add(s, lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
+        }
+        CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
+        {
+          int          at;
+          const double lam = SlotFind(sl, PairKey(p->id[j]), &at);
+          if (at < 0 || !(lam > 0)) continue;
+          const double dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dd = sqrt(dx * dx + dy * dy);
+          if (!(dd > 0)) continue;
+          add(s, 0.5 * lam * dx / dd, 0.5 * lam * dy / dd, dx, dy, 0.5 * (p->y[i] + p->y[j]));
+        }
+      }
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PBDWReport(Sim *s)
 {
   Warm      *wm   = WarmOf(s);

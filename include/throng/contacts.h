@@ -22,3 +22,6 @@ PetscErrorCode StressSweep(Sim *s);
    the band profile). Collective. */
 PetscErrorCode StressAfterStep(Sim *s, PetscBool last);
 PetscErrorCode StressDestroy(Sim *s);
+/* One contact of a recorded step: Delta the displacement it gave its second disk (force
+   Delta / h), l the branch vector from the first, ym the height of its midpoint. */
+void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym);
