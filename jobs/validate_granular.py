@@ -11,8 +11,8 @@ Experiments, each against data that nobody here produced:
    rate phi_J is found by bisection on the target: jammed when the pressure at the end
    of the relaxation is more than half the pressure halfway through it.  Compared with
    O'Hern, Silbert, Liu and Nagel (2003, Phys. Rev. E 68, 011306): phi_J = 0.842 for
-   this mixture in 2-D, with a finite-size spread of about 0.02 at N = 256 falling as
-   N^-1/2 (their Fig. 8 and eq. 27, w ~ N^-0.55).
+   this mixture in 2-D as N grows; for smaller systems their distribution of phi_J is
+   wider and its mean lower.
 2. Pressure near jamming.  During a compression at rate e the dimensionless pressure
    p/|e| of overdamped hard disks grows as (phi_J - phi)^-beta.  beta is fitted on
    0.01 <= phi_J - phi <= 0.1 (phi_J of the same seed and rate) and compared with the
@@ -21,7 +21,7 @@ Experiments, each against data that nobody here produced:
    and Wyart 2012, PNAS 109, 4798, who argue for a value near 2.8 at the smallest
    distances).  A constant-rate compression is not a steady shear: the comparison is of
    the order of magnitude of the exponent.
-3. A pile's pressure against depth.  A settled hexagonal pile (pbd, 40 layers): the
+3. A pile's pressure against depth.  A settled hexagonal pile (pbd and pbdw, 40 layers): the
    stress sigma_yy of the contacts in horizontal bands against the weight of the disks
    above (hydrostatics, from the same snapshot).
 
@@ -82,7 +82,7 @@ def jammed(n, seed, rate, target):
     return end[1] > 0.5 * mid[1] and end[1] > 1e-9, end
 
 
-def phi_j(n, seed, rate, lo=0.78, hi=0.90, tol=0.002):
+def phi_j(n, seed, rate, lo=0.78, hi=0.90, tol=0.001):
     """Bisection on the target: lo unjams, hi jams."""
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
@@ -105,14 +105,14 @@ def exponent(n, seed, rate, pj):
     return -slope, pts
 
 
-def pile(out):
+def pile(out, solver):
     import h5py
     import numpy as np
-    prefix = os.path.join(out, "pile")
-    args = ["-options_file_yaml", os.path.join(ROOT, "configs", "bench-dense.yaml"), "-n", "800",
-            "-box", "0,0,20.5,45", "-steps", "6000", "-tile", "4", "-stress", "-stress_bands", "9",
-            "-output", prefix, "-output_every", "6000", "-quiet"]
-    run(args, log=prefix + ".log")
+    prefix = os.path.join(out, "pile-" + solver)
+    opts = ["-n", "800", "-box", "0,0,20.5,45", "-steps", "6000", "-tile", "4", "-solver", solver, "-stress",
+            "-stress_bands", "9"]
+    run(["-options_file_yaml", os.path.join(ROOT, "configs", "bench-dense.yaml")] + opts +
+        ["-output", prefix, "-output_every", "6000", "-quiet"], log=prefix + ".log")
     bands = [tuple(float(v) for v in re.findall(r"(?:y0|y1|syy) (\S+)", line))
              for line in open(prefix + ".log") if line.startswith("stress-band:")]
     with h5py.File(prefix + ".h5") as f:
@@ -123,7 +123,8 @@ def pile(out):
         ys = np.linspace(y0, y1, 2001)
         want = float(np.mean([np.count_nonzero(y > v) / W for v in ys]))
         rows.append((y0, y1, syy, want))
-    return rows, " ".join(args)
+    worst = max(abs(syy / want - 1) for _, _, syy, want in rows if want > 0.05 * rows[0][3])
+    return rows, worst, "build/throng -options_file_yaml configs/bench-dense.yaml " + " ".join(opts)
 
 
 def main():
@@ -153,57 +154,95 @@ def main():
     if betas:
         print(f"beta mean {sum(betas) / len(betas):.3f} (min {min(betas):.3f}, max {max(betas):.3f}); "
               f"Olsson-Teitel 2.77 +- 0.20")
-    rows, pile_cmd = pile(a.out)
-    worst = 0.0
-    for y0, y1, syy, want in rows:
-        if want > 0.05 * rows[0][3]:  # below the top layers
-            worst = max(worst, abs(syy / want - 1))
-        print(f"pile band [{y0:g}, {y1:g}]: sigma_yy {syy:.4f}, weight above {want:.4f}")
-    print(f"pile: largest relative deviation below the top layers {worst:.4f}")
-    ok = all(0.80 <= pj <= 0.87 for pj in allpj) and worst <= 0.05
+    piles = {}
+    for solver in ("pbd", "pbdw"):
+        rows, worst, cmd = pile(a.out, solver)
+        piles[solver] = (rows, worst, cmd)
+        for y0, y1, syy, want in rows:
+            print(f"pile ({solver}) band [{y0:g}, {y1:g}]: sigma_yy {syy:.4f}, weight above {want:.4f}")
+        print(f"pile ({solver}): largest relative deviation below the top layers {worst:.4f}")
+    with open(os.path.join(a.out, "pressure.csv"), "w") as f:
+        f.write("seed,rate,phi_J_minus_phi,p_over_rate\n")
+        for (s_, r, _, _), (_, pts) in zip(table, exps):
+            for d, p in pts:
+                f.write(f"{s_},{r},{d:.6g},{p:.6g}\n")
+    ok = all(0.82 <= pj <= 0.86 for pj in allpj) and abs(mean - 0.842) <= 0.01 and \
+        all(w <= 0.05 for _, w, _ in piles.values())
+    print("verdict: " + ("phi_J and the piles meet their criteria" if ok else "a criterion is missed") +
+          "; the pressure exponent is reported, not a criterion (docs/validation-granular.md)")
     if a.docs:
-        write_docs(n, table, exps, mean, rows, worst, pile_cmd)
+        write_docs(n, table, exps, mean, piles)
     sys.exit(0 if ok else 1)
 
 
-def write_docs(n, table, exps, mean, rows, worst, pile_cmd):
+def write_docs(n, table, exps, mean, piles):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     img = os.path.join(ROOT, "docs", "img", "validation-jamming.png")
+    rates = sorted({r for _, r, _, _ in table})
+    colours = dict(zip(rates, ["C0", "C1", "C2", "C3"]))
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
+    top = 1.0
     for (s, r, pj, b), (_, pts) in zip(table, exps):
         if pts:
-            ax[0].loglog([d for d, _ in pts], [p for _, p in pts], ".", ms=3, label=f"rate {r}" if s == 1 else None)
+            ax[0].loglog([d for d, _ in pts], [p for _, p in pts], ".", ms=3, color=colours[r],
+                         label=f"rate {r}" if s == 1 else None)
+            top = max(top, max(p for d, p in pts if d >= 0.09))
     d = [0.01, 0.1]
-    ax[0].loglog(d, [30 * (x / 0.01) ** -2.77 * 0.01 ** 0 for x in d], "k--", label="slope -2.77 (Olsson-Teitel)")
+    ax[0].loglog(d, [top * (x / 0.1) ** -2.77 for x in d], "k--", label="slope -2.77 (Olsson-Teitel)")
+    ax[0].loglog(d, [top * (x / 0.1) ** -1 for x in d], "k:", label="slope -1")
     ax[0].set_xlabel("phi_J - phi")
     ax[0].set_ylabel("p / |rate|")
     ax[0].legend(fontsize=7)
-    rates = sorted({r for _, r, _, _ in table})
     for r in rates:
         v = [pj for _, rr, pj, _ in table if rr == r]
-        ax[1].plot([abs(r)] * len(v), v, "o")
+        ax[1].plot([abs(r)] * len(v), v, "o", color=colours[r], alpha=0.6)
     ax[1].axhline(0.842, color="k", ls="--", label="O'Hern et al. 0.842")
     ax[1].set_xscale("log")
+    ax[1].set_ylim(0.82, 0.86)
     ax[1].set_xlabel("|rate|")
-    ax[1].set_ylabel("phi_J")
+    ax[1].set_ylabel("phi_J (bisection, +- 0.0005)")
     ax[1].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(img, dpi=110)
-    md = [f"# Granular validation", "",
-          "Generated by `bash jobs/validate_granular.sh --docs` (jobs/validate_granular.py says what each "
-          "experiment does).", "",
-          f"## Jamming by compression (N = {n}, bidisperse 1:1.4, periodic, from phi = 0.5)", "",
+    pjs = [pj for _, _, pj, _ in table]
+    md = ["# Granular validation", "",
+          "Written by `bash jobs/validate_granular.sh --docs` (about 30 minutes on 2 cores); "
+          "jobs/validate_granular.py says what each experiment does.  `ctest -R granular` runs a reduced "
+          "version (400 disks, one seed and rate).", "",
+          f"## Jamming by compression (N = {n}, bidisperse 1:1.4, periodic, from phi = 0.5, pbd)", "",
+          "Each run compresses a random packing at the rate to a target phi and relaxes it for 20 time units "
+          "in the fixed box; it is jammed when the pressure does not halve over the second half of the "
+          "relaxation.  phi_J is bisected on the target to 0.001.", "",
           "| seed | rate | phi_J | beta |", "|---|---|---|---|"]
     md += [f"| {s} | {r} | {pj:.4f} | {b:.2f} |" for s, r, pj, b in table]
-    md += ["", f"Mean phi_J {mean:.4f}; O'Hern, Silbert, Liu and Nagel (2003): 0.842.", "",
+    md += ["", f"**phi_J = {mean:.4f}** over the {len(pjs)} runs ({min(pjs):.4f} to {max(pjs):.4f}), against "
+           "0.842 (O'Hern, Silbert, Liu and Nagel 2003, Phys. Rev. E 68, 011306, for this mixture as N grows; "
+           "smaller systems jam over a wider and lower range).  Criterion: every run in [0.82, 0.86] and the "
+           f"mean within 0.01 of 0.842: {'met' if abs(mean - 0.842) <= 0.01 and all(0.82 <= p <= 0.86 for p in pjs) else 'MISSED'}.",
+           "",
+           "**The pressure near jamming is not yet the literature's.**  beta is the slope of log(p/|rate|) "
+           "against log(phi_J - phi) on 0.01 <= phi_J - phi <= 0.1 during the compression.  The fitted "
+           "exponents, " + ", ".join(
+               f"{sum(b for _, rr, _, b in table if rr == r) / sum(1 for _, rr, _, _ in table if rr == r):.2f} "
+               f"at rate {r}" for r in rates) +
+           ", are well below the 2.77 +- 0.20 of the viscosity of sheared overdamped disks (Olsson and "
+           "Teitel 2007, Phys. Rev. Lett. 99, 178001; Lerner, During and Wyart 2012, PNAS 109, 4798).  They "
+           "grow as the rate falls, and the curves flatten near phi_J: at these rates the compression is "
+           "not quasi-static, and a constant-rate compression is not the steady shear those exponents "
+           "describe.  The comparison needs simple shear at a fixed phi (Lees-Edwards images, not built "
+           "yet: docs/granular.md) and slower rates; until then the exponent is reported, not claimed.", "",
            "![jamming](img/validation-jamming.png)", "",
-           "## A pile's pressure against depth", "", f"    throng {pile_cmd}", "",
-           "| band | sigma_yy (contacts) | weight above | ratio |", "|---|---|---|---|"]
-    md += [f"| [{y0:g}, {y1:g}] | {syy:.4f} | {w:.4f} | {syy / w if w else float('nan'):.4f} |"
-           for y0, y1, syy, w in rows]
-    md += ["", f"Largest deviation below the top layers: {100 * worst:.2f} %.", ""]
+           "## A pile's pressure against depth", "",
+           "A 40-layer hexagonal pile (800 disks, g = 1) settled for 6000 steps; sigma_yy from the contacts "
+           "(-stress -stress_bands 9) in each band against the weight of the disks above, per unit width, "
+           "averaged over the band (from the same snapshot).", ""]
+    for solver, (rows, worst, cmd) in piles.items():
+        md += [f"### {solver}", "", f"    {cmd}", "",
+               "| band | sigma_yy (contacts) | weight above | ratio |", "|---|---|---|---|"]
+        md += [f"| [{y0:g}, {y1:g}] | {syy:.4f} | {w:.4f} | {syy / w:.4f} |" for y0, y1, syy, w in rows if w > 0]
+        md += ["", f"Largest deviation below the top layers: {100 * worst:.2f} % (criterion: 5 %).", ""]
     open(os.path.join(ROOT, "docs", "validation-granular.md"), "w").write("\n".join(md))
 
 
