@@ -47,7 +47,7 @@ PetscErrorCode StressSetFromOptions(Opt *o)
   PetscFunctionBeginUser;
   PetscCall(OptBool(o, OPT_RUN, "-stress",
                     "Record the contact forces at the progress steps: stress tensor, pressure, packing fraction, "
-                    "contacts per disk (pbd, pngs; docs/granular.md)",
+                    "contacts per disk (pbd, pngs, pbdw; docs/granular.md)",
                     &p->stress));
   PetscCall(OptInt(o, OPT_RUN, "-stress_bands", "-stress: also the stress in K horizontal bands, printed at the end",
                    &p->stressBands, NULL));

@@ -5,7 +5,8 @@
 #     grid is rebuilt as the box shrinks): the same state-digest on 1, 2 and 3 ranks, and
 #     the summary's packing fraction is the target, 0.800000;
 #  2. a run checkpointed mid-compression on 3 ranks and restarted on 2 ends with the
-#     straight run's digest;
+#     straight run's digest; restarts with another -deform_phi or -periodic are refused
+#     as runs of other equations;
 #  3. below jamming the relaxed packing carries no load: the final pressure is below 1e-6
 #     (it was > 0.1 during the compression);
 #  4. jobs/validate_granular.py --quick: phi_J of 400 disks at rate -0.05 (bisection) is
@@ -36,6 +37,11 @@ check "the final packing fraction $phi is not the target 0.800000" same "$phi" 0
 check "checkpointed run" run 3 first.log -output part -checkpoint_every 3000
 check "restarted run" run 2 second.log -output part2 -restart part.chk.h5
 check "restart mid-compression changes the trajectory" same "$(digest second.log)" "$(digest one.log)"
+refused() { grep -q "written for other equations" "$1" && ! grep -q '^state-digest' "$1"; }
+check "restart with another target ran" not run 1 other1.log -output part3 -restart part.chk.h5 -deform_phi 0.79
+check "restart with another target: not refused as other equations" refused other1.log
+check "restart with another periodic axis ran" not run 1 other2.log -output part4 -restart part.chk.h5 -periodic x
+check "restart with another periodic axis: not refused as other equations" refused other2.log
 pmax=$(awk '/^stress:/ {if ($5 > m) m = $5} END {print m + 0}' one.log)
 pend=$(sed -n 's/^summary: stress p \([^ ]*\) .*/\1/p' one.log)
 echo "pressure: largest $pmax during the compression, $pend at the end"
