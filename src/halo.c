@@ -75,6 +75,7 @@ PetscErrorCode HaloDestroy(Halo *h)
   PetscCall(PetscFree(h->srec));
   PetscCall(PetscFree(h->rrec));
   PetscCall(PetscFree(h->perm));
+  PetscCall(PetscFree(h->gcell));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,7 +103,9 @@ static PetscErrorCode ReserveLists(Halo *h, PetscInt ns, PetscInt nr, PetscInt w
     PetscCall(PetscFree(h->rrec));
     PetscCall(PetscFree(h->ref));
     PetscCall(PetscFree(h->perm));
+    PetscCall(PetscFree(h->gcell));
     PetscCall(PetscMalloc1(nr, &h->recvIdx));
+    PetscCall(PetscMalloc1(2 * nr, &h->gcell));
     PetscCall(PetscMalloc1((size_t)w * nr, &h->rrec));
     PetscCall(PetscMalloc1(2 * nr, &h->ref));
     PetscCall(PetscMalloc1(nr, &h->perm));
@@ -184,8 +187,7 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   for (PetscInt e = 0; e < nr; e++) ParticlesUnpack(p, FIELD_GHOSTED, p->n + e, h->rrec + (size_t)w * e);
   p->ng = nr;
   {
-    PetscInt *gcell;
-    PetscCall(PetscMalloc1(2 * nr + 1, &gcell));
+    PetscInt *gcell = h->gcell;
     for (PetscMPIInt k = 0; k < d->nnbr; k++) {
       PetscReal       sh[2];
       const PetscBool wrap = DomainImageShift(d, k, sh);
@@ -200,7 +202,6 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
       }
     }
     PetscCall(CellsBinGhosts(d, p, c, gcell, h->perm));
-    PetscCall(PetscFree(gcell));
   }
   for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));

@@ -14,6 +14,7 @@ typedef struct {
   uint64_t    *srec, *rrec; /* build records of the ghosted fields, `words` each      */
   PetscInt     words;
   PetscInt    *perm;
+  PetscInt    *gcell; /* build scratch: the global cell (cx, cy) of each received entry */
   /* traffic since the start, for the performance model: exchanges (builds, forward and
      reverse), bytes sent and non-empty messages sent by this rank                     */
   PetscInt64 exchanges, bytes, messages;
