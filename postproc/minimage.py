@@ -5,7 +5,9 @@
 
 Reads one frame of an H5MD snapshot file written by throng and prints, computed by brute
 force over every pair with the minimum-image convention of the box's periodic axes (the
-H5MD box's boundary attribute) -- not through throng's cells and halo images:
+H5MD box's boundary attribute) -- not through throng's cells and halo images.  A sheared
+(Lees-Edwards) box has a 2 x 2 edges matrix, rows (L_x, 0) and (tilt, L_y): the image one
+period up is shifted by the tilt along x (read the last frame: the edges are its own):
 
     overlap  the largest overlap r_i + r_j - |q_i - q_j| of any pair, or r_i - (distance
              to a box wall) along the axes that are not periodic (the box walls of the
@@ -25,7 +27,12 @@ def main():
     with h5py.File(sys.argv[1], "r") as f:
         box = f["particles/disks/box"]
         per = [b.decode() == "periodic" for b in box.attrs["boundary"]]
-        L = np.array(box["edges"][()], dtype=float)
+        E = np.array(box["edges"][()], dtype=float)
+        tilt = 0.0
+        if E.ndim == 2:
+            L, tilt = np.array([E[0, 0], E[1, 1]]), E[1, 0]
+        else:
+            L = E
         lo = np.array(box.attrs["offset"], dtype=float)
         q = f["particles/disks/position/value"][frame]
         r = f["particles/disks/radius/value"][frame]
@@ -35,9 +42,12 @@ def main():
     for i in range(len(r) - 1):
         d = q[i + 1:] - q[i]
         raw = np.hypot(d[:, 0], d[:, 1])
-        for a in range(2):
-            if per[a]:
-                d[:, a] -= L[a] * np.round(d[:, a] / L[a])
+        if per[1]:
+            k = np.round(d[:, 1] / L[1])
+            d[:, 1] -= k * L[1]
+            d[:, 0] -= k * tilt
+        if per[0]:
+            d[:, 0] -= L[0] * np.round(d[:, 0] / L[0])
         dist = np.hypot(d[:, 0], d[:, 1])
         ov = r[i] + r[i + 1:] - dist
         if ov.size:
@@ -47,7 +57,9 @@ def main():
         if not per[a]:
             worst = max(worst, float(np.max(r - (q[:, a] - lo[a]))), float(np.max(r - (lo[a] + L[a] - q[:, a]))))
     cell = 2 * r.max()
-    inside = np.mean(np.all((q >= lo - cell) & (q <= lo + L + cell), axis=1))
+    u = q.copy()
+    u[:, 0] -= tilt * (q[:, 1] - lo[1]) / L[1]  # the sheared abscissa
+    inside = np.mean(np.all((u >= lo - cell) & (u <= lo + L + cell), axis=1))
     print(f"overlap {worst:.9e}")
     print(f"pairs {across}")
     print(f"inside {inside:.6f}")

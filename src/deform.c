@@ -24,7 +24,32 @@
  *
  * Only periodic axes deform: a wall would have to move with the box (not done yet), and
  * a crowd's geometry does not deform.  The current box is in the checkpoint and in the
- * state digest.                                                                        */
+ * state digest.
+ *
+ * Simple shear (-shear_rate g) by Lees-Edwards images.  The flow is v = g (y - lo_y) e_x:
+ * each step every disk is carried by it, x += g h (y - lo_y) (the affine drift, LAMMPS's
+ * `fix deform ... xy erate ... remap x`), and the image of the box one period up is
+ * shifted along x by the tilt t, which grows by g h L_y per step.  We use the tilted-box
+ * form of Lees-Edwards (the images of a triclinic box whose second edge is (t, L_y)),
+ * not a sliding brick: the cells are parallelograms of the tilted box, a disk's cell is
+ * found from its sheared abscissa u = x - lo_x - t (y - lo_y) / L_y (domain.h), and the
+ * affine drift leaves u unchanged, so no disk changes its cell.  Everything else is the
+ * periodic machinery unchanged: the rank blocks, tiles and colours are those of the
+ * unsheared box in (u, y), a ghost across the top or bottom side is its owner shifted
+ * by (w_x L_x + w_y t, w_y L_y), and the sweep sees only positions.  The cells are made
+ * wide enough along x that two disks within reach are in neighbouring cells at any
+ * tilt in [-L_x/2, L_x/2]: a parallelogram cell of width w is w / sqrt(1 + (t/L_y)^2)
+ * wide across (PeriodicCellMin).  When the tilt would leave that range it is flipped by
+ * one box length (the same lattice of images, so the same physics), the disks are
+ * wrapped into the new parallelogram and re-routed to their ranks: a global event, like
+ * a regrid, at a step that depends on the step count only.  The tilt is in the
+ * checkpoint and the digest; the trajectory is the same on any number of ranks.
+ *
+ * The stress of the sheared packing (contacts.c: -stress) gives the shear stress and
+ * the viscosity eta = -sigma_xy / g (sigma positive in compression); docs/granular.md.
+ * With -deform_rate and -deform_phi as well, the box is first compressed to the packing
+ * fraction and the shear starts at the step after (one deformation at a time).  Shear
+ * needs -periodic xy.                                                                   */
 #include <throng/sim.h>
 #include <throng/deform.h>
 #include <throng/periodic.h>
@@ -48,6 +73,10 @@ PetscErrorCode DeformSetFromOptions(Opt *o)
   PetscCall(OptReal(o, OPT_PHYS, "-deform_phi",
                     "With -deform_rate: stop deforming when the packing fraction reaches this (0: never)",
                     &p->deformPhi, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-shear_rate",
+                    "Simple shear at this rate (1/time) by Lees-Edwards images: the disks are carried by v_x = rate (y - "
+                    "lo_y); needs -periodic xy (docs/granular.md)",
+                    &p->shearRate, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,6 +91,18 @@ PetscErrorCode DeformCheck(MPI_Comm comm, const Params *p)
   PetscCheck(PetscAbsReal(p->deformRate * p->dt) < 0.01, comm, PETSC_ERR_USER_INPUT,
              "-deform_rate %.6g with -dt %.6g: the box would change by %.3g %% per step; keep |rate dt| below 1 %%",
              (double)p->deformRate, (double)p->dt, (double)(100 * PetscAbsReal(p->deformRate * p->dt)));
+  PetscCheck(PetscIsNormalReal(p->shearRate) || p->shearRate == 0, comm, PETSC_ERR_USER_INPUT,
+             "-shear_rate %.6g: must be a finite number", (double)p->shearRate);
+  PetscCheck(p->shearRate == 0 || (p->pbc[0] && p->pbc[1]), comm, PETSC_ERR_USER_INPUT,
+             "-shear_rate %.6g needs -periodic xy: Lees-Edwards images join the top of the box to its bottom and the "
+             "flow runs along a periodic x",
+             (double)p->shearRate);
+  PetscCheck(p->shearRate == 0 || p->deformRate == 0 || p->deformPhi > 0, comm, PETSC_ERR_SUP,
+             "-shear_rate with -deform_rate but no -deform_phi: one deformation at a time; give -deform_phi, and the "
+             "shear starts when the compression has reached it");
+  PetscCheck(PetscAbsReal(p->shearRate * p->dt) < 0.01, comm, PETSC_ERR_USER_INPUT,
+             "-shear_rate %.6g with -dt %.6g: a strain of %.3g %% per step; keep |rate dt| below 1 %%",
+             (double)p->shearRate, (double)p->dt, (double)(100 * PetscAbsReal(p->shearRate * p->dt)));
   PetscCheck(p->deformPhi == 0 || p->deformRate != 0, comm, PETSC_ERR_USER_INPUT,
              "-deform_phi %.6g needs -deform_rate (the rate at which the box approaches it)", (double)p->deformPhi);
   PetscCheck(p->deformPhi >= 0 && p->deformPhi <= hex, comm, PETSC_ERR_USER_INPUT,
@@ -101,6 +142,31 @@ static PetscErrorCode DeformCreated(Sim *s, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One step of simple shear: the affine drift, the tilt, and a flip when it would leave
+   [-L_x/2, L_x/2]. */
+static PetscErrorCode Shear(Sim *s)
+{
+  Domain         *d = &s->dom;
+  Particles      *P = &s->P;
+  const PetscReal e = s->prm.shearRate * s->prm.dt, lo = d->lo[1], Lx = d->hi[0] - d->lo[0],
+                  dt = e * (d->hi[1] - d->lo[1]);
+  PetscBool       flip = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  if (d->tilt + dt > Lx / 2) d->tilt -= Lx, flip = PETSC_TRUE;
+  else if (d->tilt + dt < -Lx / 2) d->tilt += Lx, flip = PETSC_TRUE;
+  d->tilt += dt;
+  for (PetscInt i = 0; i < P->n; i++) {
+    P->x[i] += e * (P->y[i] - lo);
+    P->xb[i] += e * (P->yb[i] - lo);
+  }
+  if (flip) { /* the same images, another parallelogram: every disk to its new cell and rank */
+    const PetscReal box[4] = {d->lo[0], d->lo[1], d->hi[0], d->hi[1]};
+    s->reroute             = PETSC_TRUE;
+    PetscCall(SimRegrid(s, box));
+  } else PetscCall(HaloForward(&s->dom, &s->P, &s->halo));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
 {
   Deform       *df = (Deform *)ctx;
@@ -109,8 +175,13 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
   const Params *p  = &s->prm;
   PetscReal     f  = 1 + p->deformRate * p->dt, box[4];
   const int     na = (d->per[0] ? 1 : 0) + (d->per[1] ? 1 : 0);
+  PetscReal     cm[2];
   PetscFunctionBeginUser;
-  if (df->done) PetscFunctionReturn(PETSC_SUCCESS);
+  if (p->deformRate == 0 || df->done) { /* no compression, or it is over: shear, if asked */
+    if (p->shearRate != 0) PetscCall(Shear(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PeriodicCellMin(p, s->rmax, cm);
   if (p->deformPhi > 0) { /* the last factor lands on the target */
     const PetscReal now = Phi(s, df), next = now / PetscPowReal(f, (PetscReal)na);
     if (p->deformRate < 0 ? next >= p->deformPhi : next <= p->deformPhi) {
@@ -136,7 +207,7 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
   { /* a new cell count? (the same decision on every rank: it depends on the box only) */
     PetscBool regrid = PETSC_FALSE;
     for (int a = 0; a < 2; a++)
-      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], 2 * s->rmax + p->skin, p->tile) != d->nc[a])
+      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], cm[a], p->tile) != d->nc[a])
         regrid = PETSC_TRUE;
     if (regrid) PetscCall(SimRegrid(s, box));
     else PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
@@ -151,6 +222,7 @@ static PetscErrorCode DeformCheckpointWrite(const Sim *s, void *ctx, hid_t grp, 
   (void)dxpl;
   PetscFunctionBeginUser;
   PetscCall(IoWriteAttr(s->dom.comm, grp, "deform_box_done", H5T_NATIVE_DOUBLE, 5, b));
+  if (s->prm.shearRate != 0) PetscCall(IoWriteAttr(s->dom.comm, grp, "shear_tilt", H5T_NATIVE_DOUBLE, 1, &s->dom.tilt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,6 +245,21 @@ static PetscErrorCode DeformCheckpointRead(Sim *s, void *ctx, hid_t grp, const c
   PetscCheck(b[2] > b[0] && b[3] > b[1] && PetscIsNormalReal(b[2] - b[0]) && PetscIsNormalReal(b[3] - b[1]),
              s->dom.comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds an invalid box", path);
   df->done = b[4] != 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (s->prm.shearRate != 0) {
+    double t = NAN;
+    bad      = 1;
+    if (H5Aexists(grp, "shear_tilt") > 0 && (a = H5Aopen(grp, "shear_tilt", H5P_DEFAULT)) >= 0) {
+      bad = H5Aread(a, H5T_NATIVE_DOUBLE, &t) < 0;
+      H5Aclose(a);
+    }
+    PetscCall(IoAgree(s->dom.comm, &bad));
+    PetscCheck(!bad, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+               "restart file '%s' lacks the tilt of the sheared box (attribute shear_tilt)", path);
+    PetscCallMPI(MPI_Bcast(&t, 1, MPI_DOUBLE, 0, s->dom.comm));
+    PetscCheck(PetscAbsReal(t) <= (b[2] - b[0]) / 2, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+               "restart file '%s' holds an invalid tilt %g", path, t);
+    s->dom.tilt = t;
+  }
   PetscCall(SimRegrid(s, b)); /* before the disks are restored into it */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -187,6 +274,11 @@ static PetscErrorCode DeformDigest(const Sim *s, void *ctx, Digest *dg)
     uint64_t bits;
     memcpy(&bits, &s->dom.hi[a], 8);
     DigestRecord((1ULL << 62) + (uint64_t)a, 0, bits, h);
+  }
+  if (s->prm.shearRate != 0) {
+    uint64_t bits;
+    memcpy(&bits, &s->dom.tilt, 8);
+    DigestRecord((1ULL << 62) + 2, 0, bits, h);
   }
   dg->h[0] += h[0];
   dg->h[1] += h[1];
@@ -205,7 +297,7 @@ PetscErrorCode DeformModuleCreate(const Params *prm, SimModule *m, PetscBool *on
 {
   Deform *df;
   PetscFunctionBeginUser;
-  *on = prm->deformRate != 0 ? PETSC_TRUE : PETSC_FALSE;
+  *on = prm->deformRate != 0 || prm->shearRate != 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscCalloc1(1, &df));
   m->name            = "deform";

@@ -91,7 +91,7 @@ static PetscErrorCode DomainLayout(Domain *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], PetscReal cellMin,
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], const PetscReal cellMinAx[2],
                             PetscInt tile, const PetscInt grid[2], Domain *d)
 {
   PetscFunctionBeginUser;
@@ -105,7 +105,7 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBo
   d->hi[1] = box[3];
   d->tile  = tile;
   for (int a = 0; a < 2; a++) {
-    const PetscReal L = d->hi[a] - d->lo[a], ncr = PetscFloorReal(L / cellMin);
+    const PetscReal cellMin = cellMinAx[a], L = d->hi[a] - d->lo[a], ncr = PetscFloorReal(L / cellMin);
     PetscCheck(ncr < 1e9, comm, PETSC_ERR_USER_INPUT,
                "box edge %g holds more than 1e9 cells of %g: enlarge the disks or shrink the box", (double)L,
                (double)cellMin);

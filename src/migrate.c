@@ -54,10 +54,21 @@ static PetscErrorCode ReserveRecs(uint64_t **buf, PetscInt *cap, PetscInt m, Pet
 }
 
 /* Along a periodic axis a disk that left the box comes back on the other side (one box
-   length at most: a disk moves a fraction of a cell between rebinnings). */
-static inline void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
+   length at most: a disk moves a fraction of a cell between rebinnings).  In a sheared
+   box (deform.c) a disk that crosses the top or bottom moves by the tilt along x as
+   well, and the x wrap is taken on the sheared abscissa, by whole box lengths (a flip
+   of the tilt moves it by up to one). */
+void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
 {
   PetscReal *v[2] = {x, y};
+  if (d->tilt != 0) {
+    const PetscReal Lx = d->hi[0] - d->lo[0], Ly = d->hi[1] - d->lo[1];
+    if (*y < d->lo[1]) *y += Ly, *x += d->tilt;
+    else if (*y >= d->hi[1]) *y -= Ly, *x -= d->tilt;
+    const PetscReal k = PetscFloorReal(DomainShearedX(d, *x, *y) / Lx);
+    if (k != 0) *x -= k * Lx;
+    return;
+  }
   for (int a = 0; a < 2; a++) {
     if (!d->per[a]) continue;
     if (*v[a] < d->lo[a]) *v[a] += d->hi[a] - d->lo[a];

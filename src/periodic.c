@@ -66,6 +66,15 @@ PetscInt PeriodicCellCount(PetscReal L, PetscReal cellMin, PetscInt tile)
   return 0;
 }
 
+void PeriodicCellMin(const Params *p, PetscReal rmax, PetscReal cm[2])
+{
+  cm[0] = cm[1] = 2 * rmax + p->skin;
+  if (p->shearRate != 0) { /* the tilt reaches Lx / 2: a cell's width across is w / sqrt(1 + (Lx / 2 Ly)^2) */
+    const PetscReal s = (p->box[2] - p->box[0]) / (2 * (p->box[3] - p->box[1]));
+    cm[0] *= PetscSqrtReal(1 + s * s);
+  }
+}
+
 PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
 {
   static const char *ax = "xy";
@@ -90,17 +99,19 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
                  "direction would cut the periodic images; walls may only face the non-periodic axis",
                  name, k + 1, (double)p->half[3 * k], (double)p->half[3 * k + 1], (double)p->half[3 * k + 2], ax[a]);
   {
-    const PetscReal cell = 2 * InitRadiusMax(p) + p->skin;
+    PetscReal cm[2];
+    PeriodicCellMin(p, InitRadiusMax(p), cm);
     for (int a = 0; a < 2; a++) {
+      const PetscReal cell = cm[a];
       if (!p->pbc[a]) continue;
       const PetscReal L = p->box[2 + a] - p->box[a];
-      PetscCheck(
-        PeriodicCellCount(L, cell, p->tile) > 0, comm, PETSC_ERR_USER_INPUT,
-        "-periodic %s: the box is %.6g long along %c, %.6g cells of %.6g (2 r_max + skin); a periodic direction "
-        "needs at least %" PetscInt_FMT " cells (two tiles of -tile %" PetscInt_FMT
-        ", the last >= 2 cells wide), so that no disk meets its own image: enlarge -box or lower -tile",
-        name, (double)L, ax[a], (double)PetscFloorReal(L / cell), (double)cell, PetscMax(p->tile + 2, (PetscInt)4),
-        p->tile);
+      PetscCheck(PeriodicCellCount(L, cell, p->tile) > 0, comm, PETSC_ERR_USER_INPUT,
+                 "-periodic %s: the box is %.6g long along %c, %.6g cells of %.6g (2 r_max + skin, more along x when "
+                 "sheared); a periodic direction "
+                 "needs at least %" PetscInt_FMT " cells (two tiles of -tile %" PetscInt_FMT
+                 ", the last >= 2 cells wide), so that no disk meets its own image: enlarge -box or lower -tile",
+                 name, (double)L, ax[a], (double)PetscFloorReal(L / cell), (double)cell,
+                 PetscMax(p->tile + 2, (PetscInt)4), p->tile);
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,6 +13,8 @@
 #include <throng/pbd.h>
 #include <throng/init.h>
 #include <throng/idorder.h>
+#include <throng/periodic.h>
+#include <throng/io.h>
 
 ThrongEvents THRONG_EV;
 
@@ -77,7 +79,11 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
-  PetscCall(DomainCreate(comm, prm->box, prm->pbc, 2 * s->rmax + prm->skin, prm->tile, prm->grid, &s->dom));
+  {
+    PetscReal cm[2];
+    PeriodicCellMin(prm, s->rmax, cm);
+    PetscCall(DomainCreate(comm, prm->box, prm->pbc, cm, prm->tile, prm->grid, &s->dom));
+  }
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));
@@ -220,8 +226,12 @@ static PetscErrorCode NewDomain(Sim *s, const PetscReal box[4])
   PetscCall(MigratorDestroy(&s->mig));
   PetscCall(CellsDestroy(&s->cells));
   PetscCall(PetscFree(s->wallMask));
+  const PetscReal tilt = s->dom.tilt; /* a sheared box keeps its tilt (deform.c) */
+  PetscReal       cm[2];
   PetscCall(DomainDestroy(&s->dom));
-  PetscCall(DomainCreate(comm, box, s->prm.pbc, 2 * s->rmax + s->prm.skin, s->prm.tile, s->prm.grid, &s->dom));
+  PeriodicCellMin(&s->prm, s->rmax, cm);
+  PetscCall(DomainCreate(comm, box, s->prm.pbc, cm, s->prm.tile, s->prm.grid, &s->dom));
+  s->dom.tilt = tilt;
   PetscCall(HaloCreate(&s->dom, &s->halo));
   s->halo.exchanges = h.exchanges, s->halo.bytes = h.bytes, s->halo.messages = h.messages;
   PetscCall(MigratorCreate(&s->dom, &s->mig));
@@ -250,7 +260,17 @@ PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
-  PetscCall(Migrate(&s->dom, &s->P, &s->mig));
+  if (s->reroute) {                 /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
+    int bad = 0;
+    s->P.ng = 0;
+    for (PetscInt i = 0; i < s->P.n; i++) {
+      if (!isfinite(s->P.x[i]) || !isfinite(s->P.y[i])) bad = 1;
+      else MigrateWrap(&s->dom, &s->P.x[i], &s->P.y[i]);
+    }
+    PetscCall(IoAgree(s->dom.comm, &bad));
+    PetscCheck(!bad, s->dom.comm, PETSC_ERR_FP, "a disk position is no longer a finite number");
+    s->reroute = PETSC_FALSE;
+  } else PetscCall(Migrate(&s->dom, &s->P, &s->mig));
   if (s->regrid) { /* the box changed its cell count (deform.c) */
     PetscCall(NewDomain(s, s->regridBox));
     s->regrid = PETSC_FALSE;

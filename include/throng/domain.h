@@ -30,10 +30,12 @@ typedef struct {
   PetscMPIInt inRank[8];    /* in-edge k (receive slot k): the rank in direction inDir[k], */
   PetscInt    inDir[8][2];  /*   which sent it in its send slot of direction -inDir[k]     */
   PetscInt    inWrap[8][2]; /* -1, 0, +1: that rank's disks are seen shifted by inWrap L   */
+  PetscReal   tilt;         /* Lees-Edwards offset: the image one box up is shifted by tilt
+                               along x, and cells are sheared with it (deform.c)          */
 } Domain;
 
 /* grid: ranks along x and y, or {0, 0} to choose the grid with the shortest halo. */
-PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], PetscReal cellMin,
+PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBool per[2], const PetscReal cellMin[2],
                             PetscInt tile, const PetscInt grid[2], Domain *d);
 PetscErrorCode DomainDestroy(Domain *d);
 /* Make the rank grid p[0] x p[1] (p[0] p[1] = size) with block borders at the tile cuts
@@ -43,11 +45,18 @@ PetscErrorCode DomainDestroy(Domain *d);
    halo, migrator) and moves the disks.                                              */
 PetscErrorCode DomainSetGrid(Domain *d, const PetscMPIInt p[2], const PetscInt *cx, const PetscInt *cy);
 
+/* The sheared abscissa of a point in a Lees-Edwards box: x less the tilt's shift at its
+   height, so that the cells are parallelograms of the tilted box (deform.c). */
+static inline PetscReal DomainShearedX(const Domain *d, PetscReal x, PetscReal y)
+{
+  return x - d->lo[0] - d->tilt * ((y - d->lo[1]) / (d->hi[1] - d->lo[1]));
+}
 /* Global cell of a point; points outside the box are clamped to the boundary cells
-   (clamping never separates two points that are in neighbouring cells).               */
+   (clamping never separates two points that are in neighbouring cells).  In a sheared
+   box the cell is found from the sheared abscissa.                                    */
 static inline void DomainCellOf(const Domain *d, PetscReal x, PetscReal y, PetscInt *cx, PetscInt *cy)
 {
-  PetscReal fx = (x - d->lo[0]) * d->winv[0], fy = (y - d->lo[1]) * d->winv[1];
+  PetscReal fx = (d->tilt != 0 ? DomainShearedX(d, x, y) : x - d->lo[0]) * d->winv[0], fy = (y - d->lo[1]) * d->winv[1];
   PetscInt  ix = fx < 0 ? 0 : (fx >= (PetscReal)d->nc[0] ? d->nc[0] - 1 : (PetscInt)fx);
   PetscInt  iy = fy < 0 ? 0 : (fy >= (PetscReal)d->nc[1] ? d->nc[1] - 1 : (PetscInt)fy);
   *cx          = ix;
@@ -58,6 +67,7 @@ static inline void DomainCellOf(const Domain *d, PetscReal x, PetscReal y, Petsc
 static inline PetscBool DomainImageShift(const Domain *d, PetscMPIInt k, PetscReal sh[2])
 {
   sh[0] = (PetscReal)d->inWrap[k][0] * (d->hi[0] - d->lo[0]);
+  if (d->tilt != 0) sh[0] += (PetscReal)d->inWrap[k][1] * d->tilt; /* Lees-Edwards: one box up is tilt along x */
   sh[1] = (PetscReal)d->inWrap[k][1] * (d->hi[1] - d->lo[1]);
   return d->inWrap[k][0] || d->inWrap[k][1] ? PETSC_TRUE : PETSC_FALSE;
 }

@@ -45,6 +45,7 @@ typedef struct {
   PetscBool wallBox; /* -wall_box: the box edges are walls                         */
   PetscReal deformRate; /* -deform_rate e: periodic edges x (1 + e h) per step (deform.c) */
   PetscReal deformPhi;  /* -deform_phi f: ... until the packing fraction is f (0: never)  */
+  PetscReal shearRate;  /* -shear_rate g: simple shear by Lees-Edwards images (deform.c)    */
   int       pbcAxes; /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
   PetscBool pbc[2];  /* ... as flags along x, y (periodic.c)                        */
   PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */

@@ -11,3 +11,6 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p);
    the tiles of `tile` cells are even in number and the last one is >= 2 cells wide
    (domain.c says why); 0 if there is no such count. */
 PetscInt PeriodicCellCount(PetscReal L, PetscReal cellMin, PetscInt tile);
+/* The least cell edges along x and y: 2 r_max + skin, and along x more in a sheared box
+   (deform.c: the cells are parallelograms, narrower across than along x). */
+void PeriodicCellMin(const Params *p, PetscReal rmax, PetscReal cm[2]);

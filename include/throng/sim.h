@@ -49,6 +49,7 @@ struct Sim {
   Balance        bal;                  /* load checks and repartitions (balance.c)              */
   PetscBool      regrid;    /* the next rebinning makes a new cell grid for box (deform.c) */
   PetscReal      regridBox[4];
+  PetscBool      reroute;   /* ... and every disk may go to any rank (a flip of the tilt) */
   Stress         stress;               /* -stress: the recorded contact stress (contacts.c)      */
   PetscLogDouble busy;                 /* prediction and sweep seconds since the last balance check */
 };
