@@ -281,7 +281,7 @@ expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 # issue 29: periodic boxes (one rank each: the checks run before any communication)
 NP=1 expect_error "-periodic x with -halfplanes triple 1 (1,0,2): a wall across the periodic x direction" -periodic x -n 100 -halfplanes 1,0,2
-NP=1 expect_error "-periodic y: the box is 5 long along y, 3 cells of 1.32 (2 r_max + skin); a periodic direction needs at least 4 cells"  -periodic y -n 10 -box 0,0,40,5
+NP=1 expect_error "-periodic y: the box is 5 long along y, 3 cells of 1.32 (2 r_max + skin, more along x when sheared); a periodic direction needs at least 4 cells"  -periodic y -n 10 -box 0,0,40,5
 NP=1 expect_error "-periodic xy with -geometry"    -periodic xy -geometry "$dir/room.wkt" -n 10
 NP=1 expect_error "-periodic x with -solver pgs"  -periodic x -solver pgs -n 100
 NP=1 expect_error "-periodic x with -attract_gamma 1: an attraction to a point is not periodic" -periodic x -n 100 -attract_gamma 1
@@ -293,6 +293,9 @@ NP=1 expect_error "the packing fraction is 0.190315 now, so a compression (rate 
 NP=1 expect_error "so an expansion (rate > 0) never reaches it" -periodic xy -n 100 -box 0,0,20,20 -gravity 0,0 -deform_rate 0.1 -deform_phi 0.5
 NP=1 expect_error "-deform_rate deforms the periodic axes of the box: give -periodic" -n 100 -deform_rate -0.1
 NP=1 expect_error "-deform_phi 0.8 needs -deform_rate" -periodic xy -n 100 -box 0,0,20,20 -deform_phi 0.8
+NP=1 expect_error "-shear_rate 0.1 needs -periodic xy: Lees-Edwards images" -periodic x -n 100 -box 0,0,20,20 -shear_rate 0.1
+NP=1 expect_error "-shear_rate with -deform_rate but no -deform_phi" -periodic xy -n 100 -box 0,0,20,20 -deform_rate -0.1 -shear_rate 0.1
+NP=1 expect_error "-shear_rate 20 with -dt 0.001: a strain of 2 % per step" -periodic xy -n 100 -box 0,0,20,20 -shear_rate 20
 NP=1 expect_error "-bidisperse with -polydispersity 0.2 or -populations" -n 100 -bidisperse 1.4 -polydispersity 0.2
 
 wait

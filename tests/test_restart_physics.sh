@@ -71,9 +71,9 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;
     bidisperse) [ "$value" = 0 ] && { echo 1.4; return; } ;;
-    # a crowd has no periodic box to deform: test_granular.sh restarts a compression
-    # with another -deform_phi and another -periodic
-    periodic | deform_rate | deform_phi) echo SKIP; return ;;
+    # a crowd has no periodic box to deform: test_granular.sh restarts a compression with
+    # another -deform_phi and another -periodic, test_shear.sh a shear with another rate
+    periodic | deform_rate | deform_phi | shear_rate) echo SKIP; return ;;
     populations | sources) echo SKIP; return ;; # lists of names, whose own options follow:
     # test_evacuation.sh restarts with another population's or source's numbers
   esac
