@@ -551,7 +551,8 @@ def report(d, mode):
             "model (-crowd_model csm: T = 0.9 s, radius 0.15 m, a = 8, D = 0.1 m) at h = 0.02 s.  Each table puts "
             "the simulated values next to the data or the criterion.  Sources: docs/crowd.md.  The granular "
             "validation (jamming, a pile's stress) is in [validation-granular.md](validation-granular.md), written "
-            "by `bash jobs/validate_granular.sh --docs`.")
+            "by `bash jobs/validate_granular.sh --docs`, and the viscosity in simple shear in "
+            "[validation-shear.md](validation-shear.md).")
     rep.add("")
     for part in (bottleneck, fundamental, single_file, rimea):
         part(d, rep, plots)
