@@ -149,12 +149,12 @@ static PetscErrorCode Shear(Sim *s)
   Domain         *d = &s->dom;
   Particles      *P = &s->P;
   const PetscReal e = s->prm.shearRate * s->prm.dt, lo = d->lo[1], Lx = d->hi[0] - d->lo[0],
-                  dt = e * (d->hi[1] - d->lo[1]);
+                  dtilt = e * (d->hi[1] - d->lo[1]);
   PetscBool       flip = PETSC_FALSE;
   PetscFunctionBeginUser;
-  if (d->tilt + dt > Lx / 2) d->tilt -= Lx, flip = PETSC_TRUE;
-  else if (d->tilt + dt < -Lx / 2) d->tilt += Lx, flip = PETSC_TRUE;
-  d->tilt += dt;
+  if (d->tilt + dtilt > Lx / 2) d->tilt -= Lx, flip = PETSC_TRUE;
+  else if (d->tilt + dtilt < -Lx / 2) d->tilt += Lx, flip = PETSC_TRUE;
+  d->tilt += dtilt;
   for (PetscInt i = 0; i < P->n; i++) {
     P->x[i] += e * (P->y[i] - lo);
     P->xb[i] += e * (P->yb[i] - lo);

@@ -327,6 +327,15 @@ static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The H5MD box edges: (L_x, L_y), or for a sheared box (deform.c) the matrix of its edge
+   vectors, rows (L_x, 0) and (tilt, L_y). */
+static void BoxEdges(const Sim *s, double e[4])
+{
+  const double Lx = s->dom.hi[0] - s->dom.lo[0], Ly = s->dom.hi[1] - s->dom.lo[1];
+  if (s->prm.shearRate != 0) e[0] = Lx, e[1] = 0, e[2] = s->dom.tilt, e[3] = Ly;
+  else e[0] = Lx, e[1] = Ly, e[2] = e[3] = 0;
+}
+
 PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBool append, PetscInt from, H5MDWriter *w)
 {
   const double    nanv   = NAN;
@@ -394,8 +403,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   {
     hid_t         parts, disks, box, sub;
     const int     dim      = 2;
-    const double  edges[4] = {s->dom.hi[0] - s->dom.lo[0], s->prm.shearRate != 0 ? 0 : s->dom.hi[1] - s->dom.lo[1],
-                              s->dom.tilt, s->dom.hi[1] - s->dom.lo[1]};
+    double        edges[4];
     const hsize_t chunkRows =
       (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 22)); /* a frame is one chunk up to 4M disks */
     PetscCallHDF5(comm, parts = H5Gcreate2(w->file, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -419,7 +427,8 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     }
     {
       hid_t   sp, d;
-      hsize_t two[2] = {2, 2}; /* a sheared box: the matrix of its edge vectors, rows (L_x, 0), (tilt, L_y) */
+      hsize_t two[2] = {2, 2};
+      BoxEdges(s, edges); /* a sheared box: the matrix of its edge vectors, rows (L_x, 0), (tilt, L_y) */
       PetscCallHDF5(comm, sp = H5Screate_simple(s->prm.shearRate != 0 ? 2 : 1, two, NULL));
       PetscCallHDF5(comm, d = H5Dcreate2(box, "edges", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       PetscCallHDF5(comm, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, w->dxpl, edges));
@@ -567,9 +576,9 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
   if (s->prm.deformRate != 0 || s->prm.shearRate != 0) { /* a deforming box (deform.c): the edges of the latest frame */
-    const double edges[4] = {s->dom.hi[0] - s->dom.lo[0], s->prm.shearRate != 0 ? 0 : s->dom.hi[1] - s->dom.lo[1],
-                             s->dom.tilt, s->dom.hi[1] - s->dom.lo[1]};
-    hid_t        d;
+    double edges[4];
+    hid_t  d;
+    BoxEdges(s, edges);
     PetscCallHDF5(comm, d = H5Dopen2(w->file, "/particles/disks/box/edges", H5P_DEFAULT));
     PetscCallHDF5(comm, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, w->dxpl, edges));
     PetscCallHDF5(comm, H5Dclose(d));
@@ -609,7 +618,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
         else if (withPrev && ida < w->prevM) { /* NaN where the disk had no previous state */
           const PetscInt64 j = base + IoRecsId(&recs, i) - lo;
           PetscReal        ex = IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j], ey = IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1];
-          if (s->dom.tilt != 0 || s->prm.shearRate != 0) { /* across the top of a sheared box x jumps by the tilt */
+          if (s->prm.shearRate != 0) { /* across the top of a sheared box x jumps by the tilt */
             const PetscReal Ly = s->dom.hi[1] - s->dom.lo[1], k = nearbyint(ey / Ly);
             ey -= k * Ly, ex -= k * s->dom.tilt;
           }

@@ -58,7 +58,7 @@ static PetscErrorCode ReserveRecs(uint64_t **buf, PetscInt *cap, PetscInt m, Pet
    box (deform.c) a disk that crosses the top or bottom moves by the tilt along x as
    well, and the x wrap is taken on the sheared abscissa, by whole box lengths (a flip
    of the tilt moves it by up to one). */
-void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
+static void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
 {
   PetscReal *v[2] = {x, y};
   if (d->tilt != 0) {
@@ -74,6 +74,20 @@ void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y)
     if (*v[a] < d->lo[a]) *v[a] += d->hi[a] - d->lo[a];
     else if (*v[a] >= d->hi[a]) *v[a] -= d->hi[a] - d->lo[a];
   }
+}
+
+PetscErrorCode MigrateWrapAll(const Domain *d, Particles *p)
+{
+  int bad = 0;
+  PetscFunctionBeginUser;
+  p->ng = 0;
+  for (PetscInt i = 0; i < p->n; i++) {
+    if (!isfinite(p->x[i]) || !isfinite(p->y[i])) bad = 1;
+    else MigrateWrap(d, &p->x[i], &p->y[i]);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, d->comm));
+  PetscCheck(!bad, d->comm, PETSC_ERR_FP, "a disk position is no longer a finite number");
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m)

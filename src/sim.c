@@ -14,7 +14,6 @@
 #include <throng/init.h>
 #include <throng/idorder.h>
 #include <throng/periodic.h>
-#include <throng/io.h>
 
 ThrongEvents THRONG_EV;
 
@@ -260,15 +259,8 @@ PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
-  if (s->reroute) {                 /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
-    int bad = 0;
-    s->P.ng = 0;
-    for (PetscInt i = 0; i < s->P.n; i++) {
-      if (!isfinite(s->P.x[i]) || !isfinite(s->P.y[i])) bad = 1;
-      else MigrateWrap(&s->dom, &s->P.x[i], &s->P.y[i]);
-    }
-    PetscCall(IoAgree(s->dom.comm, &bad));
-    PetscCheck(!bad, s->dom.comm, PETSC_ERR_FP, "a disk position is no longer a finite number");
+  if (s->reroute) { /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
+    PetscCall(MigrateWrapAll(&s->dom, &s->P));
     s->reroute = PETSC_FALSE;
   } else PetscCall(Migrate(&s->dom, &s->P, &s->mig));
   if (s->regrid) { /* the box changed its cell count (deform.c) */

@@ -16,8 +16,10 @@ PetscErrorCode MigratorCreate(const Domain *d, Migrator *m);
 PetscErrorCode MigratorDestroy(Migrator *m);
 /* Collective on d->comm. Ghosts are dropped. */
 PetscErrorCode Migrate(const Domain *d, Particles *p, Migrator *m);
-/* A position wrapped back into a periodic (or sheared) box. */
-void MigrateWrap(const Domain *d, PetscReal *x, PetscReal *y);
+/* Every owned position wrapped back into the periodic (or sheared) box, the ghosts
+   dropped, without moving any disk to another rank: the caller routes them (a flip of
+   a sheared box's tilt, deform.c).  Collective: a non-finite position is an error. */
+PetscErrorCode MigrateWrapAll(const Domain *d, Particles *p);
 /* Send records created on any rank to the ranks owning their cells, which append them
    to p (no ghosts). Collective, all-to-all: for set-up, not for the time loop.          */
 PetscErrorCode RouteToOwners(const Domain *d, PetscInt count, const ParticleRec *recs, Particles *p);
