@@ -40,6 +40,8 @@
 #include <throng/project.h>
 #include <throng/contacts.h>
 #include <throng/warm.h>
+#include <throng/contact_output.h>
+#include <stdlib.h>
 
 PetscErrorCode StressSetFromOptions(Opt *o)
 {
@@ -64,6 +66,11 @@ PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
              comm, PETSC_ERR_SUP,
              "-stress with -solver %s: contact forces are recorded for pbd, pngs and pbdw only (docs/granular.md)",
              p->solver);
+  PetscCheck(!p->contactOutput || !strcmp(p->solver, "pbd") || !strcmp(p->solver, "pngs") || !strcmp(p->solver, "pbdw"),
+             comm, PETSC_ERR_SUP,
+             "-contact_output with -solver %s: contact forces are recorded for pbd, pngs and pbdw only "
+             "(docs/granular.md)",
+             p->solver);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -71,14 +78,19 @@ PetscErrorCode StressBeforeStep(Sim *s)
 {
   const Params  *p  = &s->prm;
   const PetscInt K  = p->progress > 0 ? p->progress : PetscMax(1, p->steps / 10);
+  const PetscInt n1 = s->step + 1;
   Stress        *st = &s->stress;
   PetscFunctionBeginUser;
-  st->on = p->stress && ((s->step + 1) % K == 0 || s->step + 1 == p->steps) ? PETSC_TRUE : PETSC_FALSE;
+  st->print = p->stress && (n1 % K == 0 || n1 == p->steps) ? PETSC_TRUE : PETSC_FALSE;
+  st->rec   = ContactOutputStep(p, n1);
+  st->on    = st->print || st->rec ? PETSC_TRUE : PETSC_FALSE;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
   if (!st->band && p->stressBands) PetscCall(PetscMalloc1(4 * p->stressBands, &st->band));
   for (int a = 0; a < 4; a++) st->S[a] = 0;
   for (PetscInt b = 0; b < 4 * p->stressBands; b++) st->band[b] = 0;
-  st->nproj = 0;
+  st->nproj   = 0;
+  st->nc      = 0;
+  st->recFail = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -107,10 +119,28 @@ void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, P
   }
 }
 
-static inline void AddWall(Sim *s, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y, PetscReal r)
+void StressAddContact(Sim *s, PetscInt i, PetscInt64 ida, PetscInt64 idb, PetscReal dx, PetscReal dy, PetscReal lx,
+                      PetscReal ly, PetscReal ym)
+{
+  Stress *st = &s->stress;
+  StressAdd(s, dx, dy, lx, ly, ym);
+  if (!st->rec) return;
+  if (st->nc == st->capc) { /* not in a PetscCall context: a failure is raised after the sweep */
+    const PetscInt cap = 2 * st->capc + 1024;
+    if (st->recFail || PetscRealloc(sizeof(ContactRec) * (size_t)cap, &st->c)) {
+      st->recFail = PETSC_TRUE;
+      return;
+    }
+    st->capc = cap;
+  }
+  st->c[st->nc++] = (ContactRec){ida, idb, dx, dy, lx, ly, i};
+}
+
+static inline void AddWall(Sim *s, PetscInt i, PetscInt64 wall, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y,
+                           PetscReal r)
 {
   const PetscReal dx = x - x0, dy = y - y0, n = PetscSqrtReal(dx * dx + dy * dy);
-  if (n > 0) StressAdd(s, dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
+  if (n > 0) StressAddContact(s, i, -1 - wall, s->P.id[i], dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
 }
 
 /* pbd.c's SweepCell, recording: the same operations on the same values, in the same order. */
@@ -132,12 +162,12 @@ static void RecordCell(Sim *s, void *ctx, PetscInt k)
       for (PetscInt w = 0; w < wl->n; w++) {
         const PetscReal x0 = x[i], y0 = y[i];
         ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
-        AddWall(s, x0, y0, x[i], y[i], r[i]);
+        AddWall(s, i, w, x0, y0, x[i], y[i], r[i]);
       }
       for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
         const PetscReal x0 = x[i], y0 = y[i];
         ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
-        AddWall(s, x0, y0, x[i], y[i], r[i]);
+        AddWall(s, i, wl->n + wl->segIdx[j], x0, y0, x[i], y[i], r[i]);
       }
     }
   for (PetscInt i = b; i < e; i++) {
@@ -148,7 +178,7 @@ static void RecordCell(Sim *s, void *ctx, PetscInt k)
     {
       const PetscReal xj0 = x[j], yj0 = y[j];
       if (ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]))
-        StressAdd(s, x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
+        StressAddContact(s, i, idi, id[j], x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
     }
     x[i] = xi;
     y[i] = yi;
@@ -183,6 +213,36 @@ static void Contacts(Sim *s, PetscReal tol, PetscReal *nc, PetscReal *area)
     }
 }
 
+static int CompareContact(const void *a, const void *b)
+{
+  const ContactRec *u = (const ContactRec *)a, *v = (const ContactRec *)b;
+  if (u->ida != v->ida) return u->ida < v->ida ? -1 : 1;
+  return u->idb < v->idb ? -1 : u->idb > v->idb;
+}
+
+/* The kept contacts of the step, one record per contact: sorted by (ida, idb), and the
+   displacements of a contact projected in several sweeps (pngs) summed; its branch
+   vector is the last one.  Within a step a pair is always met from the same end (the
+   cell order is fixed between rebinnings), so (ida, idb) names it uniquely.            */
+static PetscErrorCode MergeContacts(Sim *s)
+{
+  Stress  *st = &s->stress;
+  PetscInt m  = 0;
+  PetscFunctionBeginUser;
+  PetscCheck(!st->recFail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory keeping the contacts of step %" PetscInt_FMT,
+             s->step);
+  if (st->nc) qsort(st->c, (size_t)st->nc, sizeof(ContactRec), CompareContact);
+  for (PetscInt k = 0; k < st->nc; k++) {
+    if (m && st->c[m - 1].ida == st->c[k].ida && st->c[m - 1].idb == st->c[k].idb) {
+      ContactRec *c = &st->c[m - 1];
+      c->dx += st->c[k].dx, c->dy += st->c[k].dy, c->lx = st->c[k].lx, c->ly = st->c[k].ly, c->i = st->c[k].i;
+    } else st->c[m++] = st->c[k];
+  }
+  st->nc      = m;
+  st->recStep = s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
 {
   Stress        *st = &s->stress;
@@ -192,7 +252,14 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   PetscFunctionBeginUser;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
   st->on = PETSC_FALSE;
-  if (!strcmp(s->prm.solver, "pbdw")) PetscCall(WarmContacts(s, StressAdd)); /* its stored multipliers */
+  if (!strcmp(s->prm.solver, "pbdw")) PetscCall(WarmContacts(s, StressAddContact)); /* its stored multipliers */
+  if (st->rec) {
+    int bad = st->recFail ? 1 : 0;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, d->comm));
+    PetscCheck(!bad, d->comm, PETSC_ERR_MEM, "out of memory keeping the contacts of step %" PetscInt_FMT, s->step);
+    PetscCall(MergeContacts(s));
+  }
+  if (!st->print) PetscFunctionReturn(PETSC_SUCCESS);
   for (int a = 0; a < 4; a++) v[a] = st->S[a];
   Contacts(s, 1e-6 * 2 * s->rmax, &v[4], &v[5]);
   v[6] = (PetscReal)st->nproj;
@@ -231,5 +298,6 @@ PetscErrorCode StressDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscFree(s->stress.band));
+  PetscCall(PetscFree(s->stress.c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -11,6 +11,7 @@
 #include <throng/errors.h>
 #include <throng/init.h>
 #include <throng/io.h>
+#include <throng/contact_output.h>
 #include <signal.h>
 #include <string.h>
 
@@ -35,6 +36,7 @@ typedef struct {
   Params         prm;
   Sim            s;
   H5MDWriter     w;
+  ContactWriter  cw; /* -contact_output (contact_output.c)                  */
   TrajWriter     traj;
   PetscBool      output, chk;        /* snapshots, checkpoints                         */
   PetscInt       lastFrame, lastChk; /* steps of the last snapshot and checkpoint      */
@@ -126,6 +128,8 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
       PetscCall(H5MDWriteFrame(&j->w, &j->s));
       j->lastFrame = j->s.step;
     } else j->lastFrame = j->w.frames ? j->w.fstep[j->w.frames - 1] : -1;
+    if (j->prm.contactOutput)
+      PetscCall(ContactWriterOpen(comm, &j->s, j->prm.restart[0] ? PETSC_TRUE : PETSC_FALSE, j->s.step, &j->cw));
   }
   PetscCall(PetscTime(&j->chkClock));
   PetscCall(PetscLogStagePop());
@@ -189,6 +193,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     }
     if (frame) {
       PetscCall(H5MDWriteFrame(&j->w, &j->s));
+      PetscCall(ContactWriterWrite(&j->cw, &j->s));
       j->lastFrame = j->s.step;
     }
     if (chk) {
@@ -225,7 +230,10 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     if (Blown(j)) j->blownStep = j->s.step;
   }
   /* the last state, unless it has blown up: then the last good snapshot and checkpoint stay */
-  if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) PetscCall(H5MDWriteFrame(&j->w, &j->s));
+  if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) {
+    PetscCall(H5MDWriteFrame(&j->w, &j->s));
+    PetscCall(ContactWriterWrite(&j->cw, &j->s));
+  }
   if (j->chk && j->lastChk != j->s.step && j->blownStep < 0) {
     PetscCall(TrajectoryFlush(&j->traj));
     PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
@@ -351,6 +359,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (job.chk && job.lastChk >= 0)
       PetscCall(PetscSNPrintf(kept + strlen(kept), sizeof(kept) - strlen(kept),
                               "; the checkpoint %s is of step %" PetscInt_FMT, job.prm.checkpoint, job.lastChk));
+    if (job.output) PetscCall(ContactWriterClose(&job.cw));
     if (job.output) PetscCall(H5MDClose(&job.w, 0));
     PetscCall(TrajectoryClose(&job.traj));
     PetscCall(SimDestroy(&job.s));
@@ -361,6 +370,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
             (double)ovl, (double)(ovl / d), (double)d, job.blownStep, (double)job.prm.overlapAbort, kept);
   }
   PetscCall(JobSummary(comm, &job));
+  if (job.output) PetscCall(ContactWriterClose(&job.cw));
   if (job.output) PetscCall(H5MDClose(&job.w, (PetscReal)(job.t1 - job.t0)));
   PetscCall(TrajectoryClose(&job.traj));
   PetscCall(SimDestroy(&job.s));

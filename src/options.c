@@ -25,6 +25,7 @@
 #include <throng/files.h>
 #include <throng/periodic.h>
 #include <throng/contacts.h>
+#include <throng/contact_output.h>
 #include <throng/deform.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
@@ -1127,6 +1128,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(SourceSetFromOptions(&o));     /* source.c */
   PetscCall(OutputSetFromOptions(&o));
   PetscCall(StressSetFromOptions(&o)); /* contacts.c */
+  PetscCall(ContactOutputSetFromOptions(&o)); /* contact_output.c */
   PetscOptionsEnd();
 
   PetscCall(InitCountFromFile(comm, p, &g));
@@ -1142,6 +1144,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(SceneCheck(comm, p, &g));
   PetscCall(PeriodicCheck(comm, p)); /* periodic.c: after the box and the tile */
   PetscCall(StressCheck(comm, p));   /* contacts.c */
+  PetscCall(ContactOutputCheck(comm, p)); /* contact_output.c */
   PetscCall(DeformCheck(comm, p));   /* deform.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -77,6 +77,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->rmax         = InitRadiusMax(prm);
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
+  s->stress.recStep = -1; /* no contacts kept yet (contacts.c) */
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
   {
     PetscReal cm[2];

@@ -301,7 +301,8 @@ static PetscErrorCode PBDWStep(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal))
+PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscInt, PetscInt64, PetscInt64, PetscReal, PetscReal,
+                                                PetscReal, PetscReal, PetscReal))
 {
   Warm            *wm = WarmOf(s);
   const Domain    *d  = &s->dom;
@@ -326,7 +327,7 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscReal, PetscReal, Pet
           else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, p->x[i], p->y[i], &nx, &ny) <
                      PETSC_INFINITY))
             continue;
-          if (lam > 0) add(s, lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
+          if (lam > 0) add(s, i, -1 - (PetscInt64)t, p->id[i], lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
         }
         CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
         {
@@ -335,7 +336,7 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscReal, PetscReal, Pet
           if (at < 0 || !(lam > 0)) continue;
           const double dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], dd = sqrt(dx * dx + dy * dy);
           if (!(dd > 0)) continue;
-          add(s, 0.5 * lam * dx / dd, 0.5 * lam * dy / dd, dx, dy, 0.5 * (p->y[i] + p->y[j]));
+          add(s, i, p->id[i], p->id[j], 0.5 * lam * dx / dd, 0.5 * lam * dy / dd, dx, dy, 0.5 * (p->y[i] + p->y[j]));
         }
       }
     }

@@ -296,6 +296,8 @@ NP=1 expect_error "-deform_phi 0.8 needs -deform_rate" -periodic xy -n 100 -box 
 NP=1 expect_error "-shear_rate 0.1 needs -periodic xy: Lees-Edwards images" -periodic x -n 100 -box 0,0,20,20 -shear_rate 0.1
 NP=1 expect_error "-shear_rate with -deform_rate but no -deform_phi" -periodic xy -n 100 -box 0,0,20,20 -deform_rate -0.1 -shear_rate 0.1
 NP=1 expect_error "-shear_rate 20 with -dt 0.001: a strain of 2 % per step" -periodic xy -n 100 -box 0,0,20,20 -shear_rate 20
+NP=1 expect_error "-contact_output needs snapshots: give -output PREFIX (not none)" -contact_output -output none -n 100
+NP=1 expect_error "-contact_output with -solver penalty: contact forces are recorded for pbd, pngs and pbdw only" -contact_output -solver penalty -n 100
 NP=1 expect_error "-bidisperse with -polydispersity 0.2 or -populations" -n 100 -bidisperse 1.4 -polydispersity 0.2
 
 wait

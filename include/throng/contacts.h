@@ -2,8 +2,25 @@
 #pragma once
 #include <throng/optdecl.h>
 
+/* One contact of a recorded step, from end a to end b: a pair (ida, idb the disks' ids),
+   or a wall and a disk (ida = -1 - the wall's index, a the contact point, b the disk).
+   d is the displacement the contact gave end b over the step (force d / h on b, -d / h
+   on a), l = b - a the branch vector; i is the local index of the owned disk (a for a
+   pair, b for a wall), whose position after the step draws the contact.               */
 typedef struct {
-  PetscBool  on;    /* the next step's sweeps are recorded (pbd.c)                       */
+  PetscInt64 ida, idb;
+  PetscReal  dx, dy, lx, ly;
+  PetscInt   i;
+} ContactRec;
+
+typedef struct {
+  PetscBool   on;    /* the next step's sweeps are recorded (pbd.c)                     */
+  PetscBool   print; /* ... and it is a progress step: the stress line (-stress)          */
+  PetscBool   rec;   /* ... and each contact is kept (-contact_output, contact_output.c) */
+  ContactRec *c;     /* the kept contacts, merged and sorted by (ida, idb) after the step */
+  PetscInt    nc, capc;
+  PetscInt    recStep; /* the step they belong to (-1: none)                              */
+  PetscBool   recFail; /* a failed allocation while recording, raised after the sweep     */
   PetscReal  S[4];  /* this rank's sum of Delta_j (x) l over the recorded projections   */
   PetscReal *band;  /* the same per horizontal band, 4 per band                           */
   PetscInt64 nproj; /* recorded projections that moved a disk                          */
@@ -25,3 +42,7 @@ PetscErrorCode StressDestroy(Sim *s);
 /* One contact of a recorded step: Delta the displacement it gave its second disk (force
    Delta / h), l the branch vector from the first, ym the height of its midpoint. */
 void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym);
+/* The same, also kept as a contact record when rec is on: i the owned disk's local index,
+   ida and idb the ends' ids (ContactRec).                                              */
+void StressAddContact(Sim *s, PetscInt i, PetscInt64 ida, PetscInt64 idb, PetscReal dx, PetscReal dy, PetscReal lx,
+                      PetscReal ly, PetscReal ym);

@@ -153,6 +153,7 @@ typedef struct {
   PetscInt   outputRound;                    /* -output_round K: records per rank per write round */
   PetscBool  stress;                         /* -stress: contact stress at the progress steps (contacts.c) */
   PetscInt   stressBands;                    /* -stress_bands K: its profile in K horizontal bands */
+  PetscBool  contactOutput;                  /* -contact_output: contacts at the snapshot steps (contact_output.c) */
   OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
   PetscInt   crowdDecl[2];                   /* decl[] of the crowd's options: [first, last)     */
   PetscInt   ndecl;
