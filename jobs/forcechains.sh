@@ -27,7 +27,7 @@ cmd=(mpirun -n 2 "$THRONG" -n 1500 -bidisperse 1.4 -radius 0.5 -box 0,0,40,60 -i
      -stress -stress_bands 4 -contact_output -output "$out/heap" -output_every 2000 -progress 2000)
 echo "forcechains.sh: ${cmd[*]}"
 "${cmd[@]}" | tee "$out/heap.log" | grep -E '^(stress|summary: stress|stress-band)'
-xvfb-run -a pvbatch postproc/forcechains.py "$out/heap" --png "$out/forcechains.png" --size 1040x1100 2>&1 |
+xvfb-run -a pvbatch postproc/forcechains.py "$out/heap" --png "$out/forcechains.png" --size 880x820 2>&1 |
   grep '^forcechains.py'
 if [ "$docs" = 1 ]; then
   cp "$out/forcechains.png" docs/img/forcechains.png

@@ -91,7 +91,7 @@ def main():
     bar.TitleColor = bar.LabelColor = [0.0, 0.0, 0.0]
     bar.WindowLocation = "Any Location"  # at the right edge, beside the disks
     bar.Orientation = "Vertical"
-    bar.Position = [0.9, 0.08]
+    bar.Position = [0.87, 0.08]
     view.InteractionMode = "2D"
     ResetCamera(view)
     b = [float(v) for v in args.region.split(",")] if args.region else list(ddata.GetBounds())[:4]

@@ -269,6 +269,9 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   for (int a = 0; a < 4; a++) sig[a] = v[a] / (A * h);
   const PetscReal pr = 0.5 * (sig[0] + sig[3]), sxy = 0.5 * (sig[1] + sig[2]), phi = v[5] / A,
                   z = v[7] > 0 ? 2 * v[4] / v[7] : 0;
+  for (int a = 0; a < 4; a++) st->sample[a] = sig[a];
+  st->sample[4] = pr, st->sample[5] = phi, st->sample[6] = z;
+  st->sampleStep = s->step;
   if (!s->prm.quiet)
     PetscCall(PetscPrintf(d->comm,
                           "stress: step %" PetscInt_FMT "  p %.6e  sxx %.6e  syy %.6e  sxy %.6e  phi %.6f  z %.4f\n",

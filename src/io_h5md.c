@@ -10,6 +10,10 @@
  *   /particles/disks/velocity/{step, time, value[frame][row][2]}: (x_k - x_{k-1}) / h,
  *                             the step that led to the frame (NaN in a run's first frame)
  *   /observables/particle_number/{step, time, value[frame]}
+ *   /observables/stress/{step, time, value[k][2][2]}    with -stress: the contact stress
+ *                             of each -progress sample (contacts.c), row i column j
+ *                             sigma_ij; pressure, packing_fraction and contact_number
+ *                             /{step, time, value[k]} (step, time: hard links to stress's)
  *   /parameters/throng        options in force, versions, git revision, ranks, wall time
  * value datasets are chunked and extendible in both the frame and the row dimension:
  * the number of disks may change between frames (crowds leave); unused rows hold the
@@ -179,6 +183,124 @@ static PetscErrorCode ReserveFrames(H5MDWriter *w, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A series of samples with their own steps: value[k](shape), extendible in k. */
+static PetscErrorCode CreateSeriesShaped(MPI_Comm comm, hid_t grp, const char *name, hid_t type, int nd,
+                                         const hsize_t *shape, hid_t *ds)
+{
+  hsize_t dims[3] = {0, 0, 0}, maxd[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {64, 1, 1};
+  hid_t   sp, dcpl;
+  PetscFunctionBeginUser;
+  for (int a = 0; a < nd; a++) dims[1 + a] = maxd[1 + a] = chunk[1 + a] = shape[a];
+  PetscCallHDF5(comm, sp = H5Screate_simple(1 + nd, dims, maxd));
+  PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
+  PetscCallHDF5(comm, H5Pset_chunk(dcpl, 1 + nd, chunk));
+  PetscCallHDF5(comm, *ds = H5Dcreate2(grp, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Pclose(dcpl));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -stress: the time series of the contact stress (contacts.c), created in a new file or
+   in one reopened that has none; a reopened file keeps its samples up to step from.  */
+static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscInt from)
+{
+  MPI_Comm       comm    = w->comm;
+  const char    *alias[] = {"pressure", "packing_fraction", "contact_number"};
+  hid_t         *ds[]    = {&w->spres, &w->sphi, &w->sz};
+  const hsize_t  two[2]  = {2, 2};
+  PetscFunctionBeginUser;
+  if (reopen && H5Lexists(w->file, "/observables/stress", H5P_DEFAULT) > 0) {
+    hid_t   sp;
+    hsize_t n;
+    int    *st;
+    PetscCallHDF5(comm, w->sstep = H5Dopen2(w->file, "/observables/stress/step", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->stime = H5Dopen2(w->file, "/observables/stress/time", H5P_DEFAULT));
+    PetscCallHDF5(comm, w->sval = H5Dopen2(w->file, "/observables/stress/value", H5P_DEFAULT));
+    for (int k = 0; k < 3; k++) {
+      char path[64];
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/observables/%s/value", alias[k]));
+      PetscCallHDF5(comm, *ds[k] = H5Dopen2(w->file, path, H5P_DEFAULT));
+    }
+    PetscCallHDF5(comm, sp = H5Dget_space(w->sstep));
+    PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, &n, NULL));
+    PetscCallHDF5(comm, H5Sclose(sp));
+    PetscCall(PetscMalloc1(n + 1, &st));
+    if (n) PetscCallHDF5(comm, H5Dread(w->sstep, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, st));
+    w->nstress = 0;
+    while (w->nstress < (PetscInt)n && st[w->nstress] <= from) w->nstress++; /* the restart writes the rest anew */
+    PetscCall(PetscFree(st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    hid_t obs, g;
+    PetscCallHDF5(comm, obs = H5Gopen2(w->file, "/observables", H5P_DEFAULT));
+    PetscCallHDF5(comm, g = H5Gcreate2(obs, "stress", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(CreateSeriesShaped(comm, g, "step", H5T_NATIVE_INT, 0, NULL, &w->sstep));
+    PetscCall(CreateSeriesShaped(comm, g, "time", H5T_NATIVE_DOUBLE, 0, NULL, &w->stime));
+    PetscCall(CreateSeriesShaped(comm, g, "value", H5T_NATIVE_DOUBLE, 2, two, &w->sval));
+    PetscCallHDF5(comm, H5Gclose(g));
+    for (int k = 0; k < 3; k++) {
+      PetscCallHDF5(comm, g = H5Gcreate2(obs, alias[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCall(CreateSeriesShaped(comm, g, "value", H5T_NATIVE_DOUBLE, 0, NULL, ds[k]));
+      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/observables/stress/step", g, "step", H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/observables/stress/time", g, "time", H5P_DEFAULT, H5P_DEFAULT));
+      PetscCallHDF5(comm, H5Gclose(g));
+    }
+    PetscCallHDF5(comm, H5Gclose(obs));
+    w->nstress = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element k of a series (n values): extended to k + 1, written by rank 0 inside a
+   collective call (the others select nothing). */
+static PetscErrorCode AppendElement(H5MDWriter *w, hid_t ds, hid_t type, hsize_t k, hsize_t n, const void *v)
+{
+  MPI_Comm    comm = w->comm;
+  PetscMPIInt rank;
+  hsize_t     dims[3], start[3] = {k, 0, 0}, cnt[3] = {1, 1, 1};
+  hid_t       fs, ms;
+  int         nd;
+  herr_t      e;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallHDF5(comm, fs = H5Dget_space(ds));
+  PetscCallHDF5(comm, nd = H5Sget_simple_extent_dims(fs, dims, NULL));
+  PetscCallHDF5(comm, H5Sclose(fs));
+  dims[0] = k + 1;
+  for (int a = 1; a < nd; a++) cnt[a] = dims[a];
+  PetscCallHDF5(comm, H5Dset_extent(ds, dims));
+  PetscCallHDF5(comm, fs = H5Dget_space(ds));
+  PetscCallHDF5(comm, ms = H5Screate_simple(1, &n, NULL));
+  if (!rank) e = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
+  else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
+  PetscCallHDF5(comm, e);
+  PetscCallHDF5Agree(comm, H5Dwrite(ds, type, ms, fs, w->dxpl, v), "writing the stress time series");
+  PetscCallHDF5(comm, H5Sclose(ms));
+  PetscCallHDF5(comm, H5Sclose(fs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode H5MDWriteStress(H5MDWriter *w, const Sim *s)
+{
+  const Stress *st = &s->stress;
+  const hsize_t k  = (hsize_t)w->nstress;
+  const int     sp = (int)s->step;
+  const double  tm = (double)s->time;
+  PetscFunctionBeginUser;
+  if (!w->file || !w->sval || st->sampleStep != s->step) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCall(AppendElement(w, w->sstep, H5T_NATIVE_INT, k, 1, &sp));
+  PetscCall(AppendElement(w, w->stime, H5T_NATIVE_DOUBLE, k, 1, &tm));
+  PetscCall(AppendElement(w, w->sval, H5T_NATIVE_DOUBLE, k, 4, st->sample));
+  PetscCall(AppendElement(w, w->spres, H5T_NATIVE_DOUBLE, k, 1, &st->sample[4]));
+  PetscCall(AppendElement(w, w->sphi, H5T_NATIVE_DOUBLE, k, 1, &st->sample[5]));
+  PetscCall(AppendElement(w, w->sz, H5T_NATIVE_DOUBLE, k, 1, &st->sample[6]));
+  w->nstress++;
+  PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The XDMF 2 document of the flushed frames. */
 static void XdmfBody(FILE *f, const H5MDWriter *w)
 {
@@ -323,6 +445,7 @@ static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWri
     while (w->frames < (PetscInt)dims[0] && w->fstep[w->frames] <= from) w->frames++;
     w->flushed = w->frames;
   }
+  if (s->prm.stress) PetscCall(StressSeriesSetUp(w, PETSC_TRUE, from));
   PetscCall(WriteXdmf(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -473,6 +596,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, H5Gclose(sub));
     PetscCallHDF5(comm, H5Gclose(g));
   }
+  if (s->prm.stress) PetscCall(StressSeriesSetUp(w, PETSC_FALSE, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -719,6 +843,13 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
     PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
+    if (w->sval) { /* the stress samples beyond the last written one, likewise */
+      hid_t   ds[6] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz};
+      hsize_t ns[3] = {(hsize_t)w->nstress, 2, 2};
+      for (int k = 0; k < 6; k++) PetscCallHDF5(comm, H5Dset_extent(ds[k], ns));
+      for (int k = 0; k < 6; k++) PetscCallHDF5(comm, H5Dclose(ds[k]));
+      w->sval = 0;
+    }
   }
   PetscCallMPI(MPI_Bcast(&wallTime, 1, MPIU_REAL, 0, comm));
   PetscCallHDF5(comm, p = H5Gopen2(w->file, "/parameters/throng", H5P_DEFAULT));

@@ -178,6 +178,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
     PetscCall(SolverStep(&j->s));
     PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
+    if (j->output) PetscCall(H5MDWriteStress(&j->w, &j->s)); /* its time series in the snapshot file */
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
     PetscCall(SimModulesStepEnd(&j->s, &stop)); /* modules: a crowd's exits */
     PetscCall(TrajectoryWrite(&j->traj, &j->s));

@@ -77,7 +77,8 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->rmax         = InitRadiusMax(prm);
   s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep      = -1;
-  s->stress.recStep = -1; /* no contacts kept yet (contacts.c) */
+  s->stress.recStep    = -1; /* no contacts kept yet (contacts.c) */
+  s->stress.sampleStep = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
   {
     PetscReal cm[2];

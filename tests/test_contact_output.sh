@@ -11,6 +11,9 @@
 #  3. a run to step 1500 (3 ranks), restarted to 3000 on 2 ranks, then restarted again
 #     from its step-1500 checkpoint on 1 rank: the frames after 1500 are dropped and
 #     written again (1000, 1500, 2000, 3000 remain), and the last equals the straight run's;
+#     the snapshot file's stress time series (6 samples) ends with the summary's, and is
+#     the same after the
+#     two restarts;
 #  4. a run without any contact writes empty frames (no XDMF grid), without error;
 #  5. ParaView reads the XDMF: postproc/forcechains.py finds the file's contact count and
 #     renders a PNG, and fails on a wrong count.
@@ -54,7 +57,7 @@ sums() { /usr/bin/python3 sums.py "$1" 512.5 > "$1.sums" 2> "$1.err" || { cat "$
 field() { awk -v k="$2" '{print $k}' "$1.sums"; }
 
 # 1. pbd on 1 and 3 ranks, against the run without contact output
-check "pbd with -contact_output, 1 rank" run 1 c1.log -solver pbd -stress -contact_output -output c1 -output_every 1000
+check "pbd with -contact_output, 1 rank" run 1 c1.log -solver pbd -stress -contact_output -output c1 -output_every 1000 -progress 500
 check "pbd with -contact_output, 3 ranks" run 3 c3.log -solver pbd -stress -contact_output -output c3 -output_every 1000
 check "pbd without it" run 2 plain.log -solver pbd -output none
 check "-contact_output changed the trajectory" same "$(digest c1.log)" "$(digest plain.log)"
@@ -90,16 +93,36 @@ done
 
 # 3. a restart continues the contact file, and a restart from further back drops the
 #    frames after its step and writes them again
-check "run to 1500" run 3 h1.log -solver pbd -contact_output -output h -output_every 1000 -checkpoint h.chk -steps 1500
+check "run to 1500" run 3 h1.log -solver pbd -stress -progress 500 -contact_output -output h -output_every 1000 -checkpoint h.chk -steps 1500
 cp h.chk h1500.chk
-check "restart from 1500 on 2 ranks" run 2 h2.log -solver pbd -contact_output -output h -output_every 1000 -restart h.chk
-check "restart from 1500 again, on 1 rank" run 1 h3.log -solver pbd -contact_output -output h -output_every 1000 -restart h1500.chk
+check "restart from 1500 on 2 ranks" run 2 h2.log -solver pbd -stress -progress 500 -contact_output -output h -output_every 1000 -restart h.chk
+check "restart from 1500 again, on 1 rank" run 1 h3.log -solver pbd -stress -progress 500 -contact_output -output h -output_every 1000 -restart h1500.chk
 frames=$(h5ls h_contacts.h5/contacts | awk '{printf "%s ", $1}')
 echo "restarted contact file: $frames"
 check "restarted file: frames $frames" same "$frames" "step_0000001000 step_0000001500 step_0000002000 step_0000003000 "
 check "sums of the restarted run" sums h
 check "the restarted run's last contacts differ from the straight run's" same "$(field h 8)" "$(field c1 8)"
 check "the restarted XDMF lists 4 grids" same "$(grep -c '<Grid Name="step' h_contacts.xdmf)" 4
+# the stress time series of the snapshot file: the -stress lines, and continued by restarts
+cat > series.py <<'PY'
+import sys
+import h5py
+with h5py.File(sys.argv[1] + ".h5") as f:
+    o = f["observables"]
+    st, v, p, phi, z = (o[k][()] for k in ("stress/step", "stress/value", "pressure/value",
+                                           "packing_fraction/value", "contact_number/value"))
+for k in range(len(st)):
+    print(f"stress: step {st[k]}  p {p[k]:.6e}  sxx {v[k, 0, 0]:.6e}  syy {v[k, 1, 1]:.6e}  "
+          f"sxy {0.5 * (v[k, 0, 1] + v[k, 1, 0]):.6e}  phi {phi[k]:.6f}  z {z[k]:.4f}")
+PY
+check "series of c1" logged c1.series /usr/bin/python3 series.py c1
+check "series of h" logged h.series /usr/bin/python3 series.py h
+# (a -quiet run prints no stress line: its summary is the last sample)
+check "the stress series ends elsewhere than the summary" same "$(tail -1 c1.series | awk '{print $3, $5, $7, $9, $11, $13, $15}')" \
+  "$(grep '^summary: stress' c1.log | sed 's/(step //; s/,//' | awk '{print $15, $4, $6, $8, $10, $12, $14}')"
+check "six samples" same "$(wc -l < c1.series)" 6
+echo "stress series after two restarts: $(awk '{printf "%s ", $3}' h.series)"
+check "the restarted stress series is not the straight run's" same "$(cat h.series)" "$(cat c1.series)"
 
 # 4. no contact at all: a dilute gas
 check "dilute run" logged gas.log timeout 300 "$MPIEXEC" -n 2 --oversubscribe "$THRONG" -quiet -n 20 -box 0,0,200,200 \

@@ -63,6 +63,10 @@ typedef struct {
   PetscReal     *ftime;
   PetscInt64    *fcount;
   char           h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
+  /* -stress: /observables/stress (step, time, value[k][2][2]), pressure, packing_fraction,
+     contact_number; nstress samples written                                           */
+  hid_t    sstep, stime, sval, spres, sphi, sz;
+  PetscInt nstress;
 } H5MDWriter;
 
 /* Create PREFIX.h5 and PREFIX.xdmf, or (append: a restart) reopen an existing PREFIX.h5
@@ -72,6 +76,9 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
 /* Append the current state as a frame (rows in id order) and refresh the XDMF. Collective. */
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s);
 PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
+/* -stress: append the sample of this step (contacts.c) to the stress time series, if the
+   step has one. Collective. */
+PetscErrorCode H5MDWriteStress(H5MDWriter *w, const Sim *s);
 
 /* trajectory.c: -trajectory FILE, the Pedestrian Dynamics Data Archive layout (PedPy) */
 typedef struct {
