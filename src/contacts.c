@@ -23,6 +23,14 @@
  * not unique: each stepper picks one, and only their sum over a region — the stress —
  * is determined.  penalty, pgs and edmd are not recorded yet (refused).
  *
+ * Kept contacts.  At the snapshot steps of -contact_output the same recording also keeps
+ * each contact (StressAddContact): its ends' ids, Delta and l, and the local index of its
+ * owned disk.  After the step they are sorted by ids and a contact met in several sweeps
+ * (pngs) is merged, its Deltas summed, its last branch vector kept (MergeContacts);
+ * contact_output.c writes them.  A pair is always met from the same end within a step:
+ * the cell order is fixed between rebinnings and the sweep visits j as a forward partner
+ * of i's cell.
+ *
  * The profile.  -stress_bands K cuts the box into K horizontal bands; a contact counts in
  * each band with the share of its branch vector that lies in the band, and the band's
  * sum is divided by the band's area.  This is the stress averaged over the horizontal
