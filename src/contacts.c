@@ -40,7 +40,8 @@
  *
  * Also reported: the packing fraction phi = sum pi r^2 / A of the box and the mean
  * contact number z = 2 N_c / N, N_c the pairs with a gap below 1e-6 of the largest
- * diameter after the step (rattlers are counted; their removal is not done yet).  The sums
+ * diameter after the step (rattlers counted), and z_nr = the mean contact number of the nr
+ * disks that are not rattlers (NonRattlers: the 3-core of the contact graph).  The sums
  * are reduced over the ranks, so their last digits may differ between rank counts; the
  * trajectory does not.                                                                 */
 #include <throng/sim.h>
@@ -251,12 +252,63 @@ static PetscErrorCode MergeContacts(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The rattlers: disks with fewer than 3 (d + 1) contacts with non-rattlers, removed until
+   none is left.  What remains is the 3-core of the contact graph, unique whatever the
+   order of removal, so the result does not depend on the rank count.  Each rank counts
+   the contacts of its own disks over all nine cells around them (ghosts included), drops
+   those below 3 in place, and the ranks exchange their flags through the halo until no
+   rank drops any.  Wall contacts are not counted (a bulk measure: a periodic packing).
+   Returns this rank's non-rattlers and the sum of their contacts with non-rattlers.
+   Collective.                                                                         */
+static PetscErrorCode NonRattlers(Sim *s, PetscReal tol, PetscReal *nd, PetscReal *sumc)
+{
+  const Domain    *d = &s->dom;
+  const Cells     *c = &s->cells;
+  const Particles *p = &s->P;
+  const PetscInt   m = p->n + p->ng, L = d->ln[0];
+  PetscReal       *live;
+  PetscInt        *cnt;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(m + 1, &live, m + 1, &cnt));
+  for (PetscInt i = 0; i < m; i++) live[i] = 1, cnt[i] = 0;
+  for (;;) {
+    PetscInt64 dropped = 0;
+    for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)
+      for (PetscInt cx = 1; cx < L - 1; cx++) {
+        const PetscInt k = cy * L + cx;
+        for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+          PetscInt n = 0;
+          if (!live[i]) continue;
+          for (PetscInt dy = -1; dy <= 1; dy++)
+            for (PetscInt dx = -1; dx <= 1; dx++) {
+              const PetscInt k2 = k + dy * L + dx;
+              for (PetscInt j = c->beg[k2]; j < c->end[k2]; j++) {
+                if (j == i || !live[j]) continue;
+                const PetscReal ex = p->x[j] - p->x[i], ey = p->y[j] - p->y[i], sr = p->r[i] + p->r[j] + tol;
+                if (ex * ex + ey * ey <= sr * sr) n++;
+              }
+            }
+          cnt[i] = n;
+          if (n < 3) live[i] = 0, dropped++;
+        }
+      }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dropped, 1, MPIU_INT64, MPI_SUM, d->comm));
+    if (!dropped) break;
+    PetscCall(HaloForwardValues(d, p, &s->halo, live));
+  }
+  *nd = *sumc = 0;
+  for (PetscInt i = 0; i < p->n; i++)
+    if (live[i]) *nd += 1, *sumc += (PetscReal)cnt[i];
+  PetscCall(PetscFree2(live, cnt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
 {
   Stress        *st = &s->stress;
   const Domain  *d  = &s->dom;
   const PetscInt nb = s->prm.stressBands;
-  PetscReal      v[8], sig[4];
+  PetscReal      v[10], sig[4];
   PetscFunctionBeginUser;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
   st->on = PETSC_FALSE;
@@ -272,24 +324,27 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   Contacts(s, 1e-6 * 2 * s->rmax, &v[4], &v[5]);
   v[6] = (PetscReal)st->nproj;
   v[7] = (PetscReal)s->P.n;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 8, MPIU_REAL, MPI_SUM, d->comm));
+  PetscCall(NonRattlers(s, 1e-6 * 2 * s->rmax, &v[8], &v[9]));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 10, MPIU_REAL, MPI_SUM, d->comm));
   const PetscReal A = (d->hi[0] - d->lo[0]) * (d->hi[1] - d->lo[1]), h = s->prm.dt;
   for (int a = 0; a < 4; a++) sig[a] = v[a] / (A * h);
   const PetscReal pr = 0.5 * (sig[0] + sig[3]), sxy = 0.5 * (sig[1] + sig[2]), phi = v[5] / A,
-                  z = v[7] > 0 ? 2 * v[4] / v[7] : 0;
+                  z = v[7] > 0 ? 2 * v[4] / v[7] : 0, z0 = v[8] > 0 ? v[9] / v[8] : 0;
   for (int a = 0; a < 4; a++) st->sample[a] = sig[a];
-  st->sample[4] = pr, st->sample[5] = phi, st->sample[6] = z;
+  st->sample[4] = pr, st->sample[5] = phi, st->sample[6] = z, st->sample[7] = z0, st->sample[8] = v[8];
   st->sampleStep = s->step;
   if (!s->prm.quiet)
     PetscCall(PetscPrintf(d->comm,
-                          "stress: step %" PetscInt_FMT "  p %.6e  sxx %.6e  syy %.6e  sxy %.6e  phi %.6f  z %.4f\n",
-                          s->step, (double)pr, (double)sig[0], (double)sig[3], (double)sxy, (double)phi, (double)z));
+                          "stress: step %" PetscInt_FMT "  p %.6e  sxx %.6e  syy %.6e  sxy %.6e  phi %.6f  z %.4f  "
+                          "z_nr %.4f  nr %.0f\n",
+                          s->step, (double)pr, (double)sig[0], (double)sig[3], (double)sxy, (double)phi, (double)z,
+                          (double)z0, (double)v[8]));
   if (!last) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscPrintf(d->comm,
-                        "summary: stress p %.6e  sxx %.6e  syy %.6e  sxy %.6e  phi %.6f  z %.4f  (step %" PetscInt_FMT
-                        ", %.0f projections recorded)\n",
-                        (double)pr, (double)sig[0], (double)sig[3], (double)sxy, (double)phi, (double)z, s->step,
-                        (double)v[6]));
+                        "summary: stress p %.6e  sxx %.6e  syy %.6e  sxy %.6e  phi %.6f  z %.4f  z_nr %.4f  nr %.0f  "
+                        "(step %" PetscInt_FMT ", %.0f projections recorded)\n",
+                        (double)pr, (double)sig[0], (double)sig[3], (double)sxy, (double)phi, (double)z, (double)z0,
+                        (double)v[8], s->step, (double)v[6]));
   if (nb) {
     PetscReal *all;
     PetscCall(PetscMalloc1(4 * nb, &all));

@@ -236,6 +236,20 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HaloForwardValues(const Domain *d, const Particles *p, Halo *h, PetscReal *v)
+{
+  PetscFunctionBeginUser;
+  (void)p;
+  PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
+  for (PetscInt e = 0; e < h->nsend; e++) h->sbuf[2 * e] = v[h->sendIdx[e]], h->sbuf[2 * e + 1] = 0;
+  PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->rbuf, h->rcount, h->rdispl,
+                                      PairType(), d->nbr));
+  Traffic(h, d->nnbr, h->scount, h->nsend, 2 * sizeof(PetscReal));
+  for (PetscInt e = 0; e < h->nrecv; e++) v[h->recvIdx[e]] = h->rbuf[2 * e];
+  PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HaloResetReference(Particles *p, Halo *h)
 {
   PetscFunctionBeginUser;

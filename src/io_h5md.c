@@ -12,7 +12,8 @@
  *   /observables/particle_number/{step, time, value[frame]}
  *   /observables/stress/{step, time, value[k][2][2]}    with -stress: the contact stress
  *                             of each -progress sample (contacts.c), row i column j
- *                             sigma_ij; pressure, packing_fraction and contact_number
+ *                             sigma_ij; pressure, packing_fraction, contact_number and
+ *                             contact_number_no_rattlers (contacts.c's z_nr)
  *                             /{step, time, value[k]} (step, time: hard links to stress's)
  *   /parameters/throng        options in force, versions, git revision, ranks, wall time
  * value datasets are chunked and extendible in both the frame and the row dimension:
@@ -205,8 +206,8 @@ static PetscErrorCode CreateSeriesShaped(MPI_Comm comm, hid_t grp, const char *n
 static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscInt from)
 {
   MPI_Comm       comm    = w->comm;
-  const char    *alias[] = {"pressure", "packing_fraction", "contact_number"};
-  hid_t         *ds[]    = {&w->spres, &w->sphi, &w->sz};
+  const char    *alias[] = {"pressure", "packing_fraction", "contact_number", "contact_number_no_rattlers"};
+  hid_t         *ds[]    = {&w->spres, &w->sphi, &w->sz, &w->sznr};
   const hsize_t  two[2]  = {2, 2};
   PetscFunctionBeginUser;
   if (reopen && H5Lexists(w->file, "/observables/stress", H5P_DEFAULT) > 0) {
@@ -216,7 +217,7 @@ static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscIn
     PetscCallHDF5(comm, w->sstep = H5Dopen2(w->file, "/observables/stress/step", H5P_DEFAULT));
     PetscCallHDF5(comm, w->stime = H5Dopen2(w->file, "/observables/stress/time", H5P_DEFAULT));
     PetscCallHDF5(comm, w->sval = H5Dopen2(w->file, "/observables/stress/value", H5P_DEFAULT));
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
       char path[64];
       PetscCall(PetscSNPrintf(path, sizeof(path), "/observables/%s/value", alias[k]));
       PetscCallHDF5(comm, *ds[k] = H5Dopen2(w->file, path, H5P_DEFAULT));
@@ -239,7 +240,7 @@ static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscIn
     PetscCall(CreateSeriesShaped(comm, g, "time", H5T_NATIVE_DOUBLE, 0, NULL, &w->stime));
     PetscCall(CreateSeriesShaped(comm, g, "value", H5T_NATIVE_DOUBLE, 2, two, &w->sval));
     PetscCallHDF5(comm, H5Gclose(g));
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
       PetscCallHDF5(comm, g = H5Gcreate2(obs, alias[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       PetscCall(CreateSeriesShaped(comm, g, "value", H5T_NATIVE_DOUBLE, 0, NULL, ds[k]));
       PetscCallHDF5(comm, H5Lcreate_hard(w->file, "/observables/stress/step", g, "step", H5P_DEFAULT, H5P_DEFAULT));
@@ -296,6 +297,7 @@ PetscErrorCode H5MDWriteStress(H5MDWriter *w, const Sim *s)
   PetscCall(AppendElement(w, w->spres, H5T_NATIVE_DOUBLE, k, 1, &st->sample[4]));
   PetscCall(AppendElement(w, w->sphi, H5T_NATIVE_DOUBLE, k, 1, &st->sample[5]));
   PetscCall(AppendElement(w, w->sz, H5T_NATIVE_DOUBLE, k, 1, &st->sample[6]));
+  PetscCall(AppendElement(w, w->sznr, H5T_NATIVE_DOUBLE, k, 1, &st->sample[7]));
   w->nstress++;
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -844,10 +846,10 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
     PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
     PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
     if (w->sval) { /* the stress samples beyond the last written one, likewise */
-      hid_t   ds[6] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz};
+      hid_t   ds[7] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz, w->sznr};
       hsize_t ns[3] = {(hsize_t)w->nstress, 2, 2};
-      for (int k = 0; k < 6; k++) PetscCallHDF5(comm, H5Dset_extent(ds[k], ns));
-      for (int k = 0; k < 6; k++) PetscCallHDF5(comm, H5Dclose(ds[k]));
+      for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dset_extent(ds[k], ns));
+      for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dclose(ds[k]));
       w->sval = 0;
     }
   }

@@ -3,6 +3,8 @@
 #  1. a 400-disk pile, pbd, with -contact_output on 1 and 3 ranks: the state-digest is
 #     that of the run without it (keeping the contacts changes no bit); the records
 #     sorted by ids are the same bit for bit on 1 and 3 ranks;
+#     z_nr and nr (the contact number and count of the non-rattlers) are the brute force's
+#     3-core of the final snapshot's contact graph, on 1 and 3 ranks;
 #  2. the file's contacts give the summary's stress: sum force (x) branch / area equals
 #     the -stress line of the same step to 6 digits (pbd, pbdw; pngs to 1e-4 of the pressure: the line
 #     sums each sweep's impulse with that sweep's branch vector); every pair is
@@ -67,6 +69,28 @@ check "sums of c3" sums c3
 echo "pbd contacts: 1 rank $(cat c1.sums); 3 ranks $(cat c3.sums)"
 check "the sorted contact records differ between 1 and 3 ranks" same "$(field c1 8)" "$(field c3 8)"
 check "three frames in the file" same "$(h5ls c1_contacts.h5/contacts | wc -l)" 3
+# the rattlers, by brute force on the final snapshot: the 3-core of the pair contacts
+cat > core.py <<'PY'
+import sys
+import h5py, numpy as np
+with h5py.File(sys.argv[1] + ".h5") as f:
+    q = f["particles/disks/position/value"][-1]; r = f["particles/disks/radius/value"][-1]
+ok = ~np.isnan(r); q, r = q[ok], r[ok]; n = len(r); tol = 1e-6 * 2 * r.max()
+d = q[:, None, :] - q[None, :, :]
+A = (d[..., 0] ** 2 + d[..., 1] ** 2 <= (r[:, None] + r[None, :] + tol) ** 2) & ~np.eye(n, dtype=bool)
+live = np.ones(n, bool)
+while True:
+    drop = live & ((A & live[None, :]).sum(1) < 3)
+    if not drop.any(): break
+    live &= ~drop
+print(f"z_nr {(A & live[None, :] & live[:, None]).sum() / max(1, live.sum()):.4f}  nr {live.sum()}")
+PY
+check "core.py" logged c1.core /usr/bin/python3 core.py c1
+zn() { sed -n 's/^summary: stress .* \(z_nr [^ ]*  nr [^ ]*\) .*/\1/p' "$1"; }
+echo "rattlers: brute force $(cat c1.core); throng 1 rank $(zn c1.log), 3 ranks $(zn c3.log)"
+check "z_nr and nr on 1 rank are not the brute force's" same "$(zn c1.log)" "$(cat c1.core)"
+check "z_nr and nr on 3 ranks are not the brute force's" same "$(zn c3.log)" "$(cat c1.core)"
+check "no disk left after removing the rattlers" holds 'n > 100' n="$(awk '{print $4}' c1.core)"
 
 # 2. the file's stress is the summary's, for each stepper
 for sol in pbd pbdw pngs; do
@@ -119,7 +143,7 @@ check "series of c1" logged c1.series /usr/bin/python3 series.py c1
 check "series of h" logged h.series /usr/bin/python3 series.py h
 # (a -quiet run prints no stress line: its summary is the last sample)
 check "the stress series ends elsewhere than the summary" same "$(tail -1 c1.series | awk '{print $3, $5, $7, $9, $11, $13, $15}')" \
-  "$(grep '^summary: stress' c1.log | sed 's/(step //; s/,//' | awk '{print $15, $4, $6, $8, $10, $12, $14}')"
+  "$(grep '^summary: stress' c1.log | sed 's/(step //; s/,//' | awk '{print $19, $4, $6, $8, $10, $12, $14}')"
 check "six samples" same "$(wc -l < c1.series)" 6
 echo "stress series after two restarts: $(awk '{printf "%s ", $3}' h.series)"
 check "the restarted stress series is not the straight run's" same "$(cat h.series)" "$(cat c1.series)"

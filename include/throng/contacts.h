@@ -22,8 +22,8 @@ typedef struct {
   PetscInt    recStep; /* the step they belong to (-1: none)                              */
   PetscBool   recFail; /* a failed allocation while recording, raised after the sweep     */
   /* the last printed sample, for the snapshot file's time series (io_h5md.c):
-     sigma_xx, sigma_xy, sigma_yx, sigma_yy, p, phi, z, and its step (-1: none)       */
-  PetscReal sample[7];
+     sigma_xx, sigma_xy, sigma_yx, sigma_yy, p, phi, z, z_nr, nr, and its step (-1: none) */
+  PetscReal sample[9];
   PetscInt  sampleStep;
   PetscReal  S[4];  /* this rank's sum of Delta_j (x) l over the recorded projections   */
   PetscReal *band;  /* the same per horizontal band, 4 per band                           */

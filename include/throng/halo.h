@@ -29,5 +29,8 @@ PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h);
 /* The ghosts were changed identically to their owners (the prediction): make the current
    ghost positions the reference that HaloReverse compares against. Not collective. */
 PetscErrorCode HaloResetReference(Particles *p, Halo *h);
+/* Owners -> ghosts of one value per disk: v[g] of every ghost g becomes its owner's v
+   (v indexed as the disks, owned and ghosts; contacts.c's rattler flags). Collective. */
+PetscErrorCode HaloForwardValues(const Domain *d, const Particles *p, Halo *h, PetscReal *v);
 /* Ghosts -> owners: a ghost moved by this rank's sweep overwrites its owner. Collective. */
 PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h);

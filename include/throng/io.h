@@ -65,7 +65,7 @@ typedef struct {
   char           h5[PETSC_MAX_PATH_LEN], xdmf[PETSC_MAX_PATH_LEN], h5base[PETSC_MAX_PATH_LEN];
   /* -stress: /observables/stress (step, time, value[k][2][2]), pressure, packing_fraction,
      contact_number; nstress samples written                                           */
-  hid_t    sstep, stime, sval, spres, sphi, sz;
+  hid_t    sstep, stime, sval, spres, sphi, sz, sznr;
   PetscInt nstress;
 } H5MDWriter;
 
