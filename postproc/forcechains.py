@@ -15,9 +15,13 @@ import argparse
 import os
 import sys
 
-from paraview.simple import (CellDatatoPointData, ColorBy, ExtractSurface, GetActiveViewOrCreate, GetColorTransferFunction, GetScalarBar, Glyph, ResetCamera,
-                             SaveScreenshot, Show, Transform, Tube, UpdatePipeline, XDMFReader)
+from paraview.simple import (CellDatatoPointData, ColorBy, ExtractSurface, GetActiveViewOrCreate,
+                             GetColorTransferFunction, GetScalarBar, Glyph, SaveScreenshot, Show, Transform, Tube,
+                             UpdatePipeline, XDMFReader)
 from paraview import servermanager
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from render import fit_view  # noqa: E402  (postproc/render.py: the same camera)
 
 
 def main():
@@ -93,14 +97,8 @@ def main():
     bar.Orientation = "Vertical"
     bar.Position = [0.87, 0.08]
     view.InteractionMode = "2D"
-    ResetCamera(view)
-    b = [float(v) for v in args.region.split(",")] if args.region else list(ddata.GetBounds())[:4]
-    cx, cy, w, h = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2, b[1] - b[0], b[3] - b[2]
-    view.CameraPosition = [cx, cy, 10 * max(w, h) + 1]
-    view.CameraFocalPoint = [cx, cy, 0]
-    view.CameraViewUp = [0, 1, 0]
-    view.CameraParallelProjection = 1
-    view.CameraParallelScale = 0.53 * max(h, w * height / width)
+    fit_view(view, [float(v) for v in args.region.split(",")] if args.region else list(ddata.GetBounds())[:4],
+             width, height)
     png = args.png or args.run + "_chains.png"
     SaveScreenshot(png, view, ImageResolution=[width, height])
     print(f"forcechains.py: frame at t = {t:g}: {nc} contacts (largest normal force {fmax:.4g}) over "

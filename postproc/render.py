@@ -17,6 +17,17 @@ from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetAnimationScene, 
 from paraview import servermanager
 
 
+def fit_view(view, bounds, width, height):
+    """Look at the rectangle bounds = (x0, x1, y0, y1) from +z, in parallel projection."""
+    ResetCamera(view)  # the clipping range
+    cx, cy, w, h = (bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2, bounds[1] - bounds[0], bounds[3] - bounds[2]
+    view.CameraPosition = [cx, cy, 10 * max(w, h) + 1]
+    view.CameraFocalPoint = [cx, cy, 0]
+    view.CameraViewUp = [0, 1, 0]
+    view.CameraParallelProjection = 1
+    view.CameraParallelScale = 0.52 * max(h, w * height / width)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("xdmf")
@@ -56,15 +67,9 @@ def main():
         UpdatePipeline(time=t, proxy=reader)
         data = servermanager.Fetch(reader)
         n = data.GetNumberOfPoints()
-        ResetCamera(view)
         # fit the view to the disks (or --region), not to their bounding sphere
-        b = [float(v) for v in args.region.split(",")] if args.region else list(data.GetBounds())[:4]
-        cx, cy, w, h = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2, b[1] - b[0], b[3] - b[2]
-        view.CameraPosition = [cx, cy, 10 * max(w, h) + 1]
-        view.CameraFocalPoint = [cx, cy, 0]
-        view.CameraViewUp = [0, 1, 0]
-        view.CameraParallelProjection = 1
-        view.CameraParallelScale = 0.52 * max(h, w * height / width)
+        fit_view(view, [float(v) for v in args.region.split(",")] if args.region else list(data.GetBounds())[:4],
+                 width, height)
         SaveScreenshot(png, view, ImageResolution=[width, height])
         return n
 

@@ -55,6 +55,10 @@ PetscErrorCode ContactOutputCheck(MPI_Comm comm, const Params *p)
   PetscFunctionBeginUser;
   PetscCheck(!p->contactOutput || strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,
              "-contact_output needs snapshots: give -output PREFIX (not none)");
+  PetscCheck(!p->contactOutput || StressRecords(p->solver), comm, PETSC_ERR_SUP,
+             "-contact_output with -solver %s: contact forces are recorded for pbd, pngs and pbdw only "
+             "(docs/granular.md)",
+             p->solver);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,18 +71,14 @@ PetscBool ContactOutputStep(const Params *p, PetscInt step)
 static PetscErrorCode Reserve(ContactWriter *w, PetscInt n)
 {
   PetscFunctionBeginUser;
-  if (n <= w->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  n = PetscMax(n, 2 * w->cap + 16);
-  PetscCall(PetscRealloc(sizeof(PetscInt) * n, &w->fstep));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * n, &w->ftime));
-  PetscCall(PetscRealloc(sizeof(PetscInt64) * n, &w->fcount));
-  w->cap = n;
+  PetscCall(IoReserveFrames(n, &w->cap, &w->fstep, &w->ftime, &w->fcount));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The XDMF 2 document of the frames with contacts (an empty grid confuses ParaView). */
-static void XdmfBody(FILE *f, const ContactWriter *w)
+static void XdmfBody(FILE *f, const void *ctx)
 {
+  const ContactWriter *w = (const ContactWriter *)ctx;
   fprintf(f, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n");
   fprintf(f, "  <Grid Name=\"contacts\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (PetscInt k = 0; k < w->frames; k++) {
@@ -119,24 +119,10 @@ static void XdmfBody(FILE *f, const ContactWriter *w)
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
 }
 
-/* Rank 0 writes the sidecar (PATH.tmp, renamed when complete); one collective error. */
 static PetscErrorCode WriteXdmf(ContactWriter *w)
 {
-  PetscMPIInt rank;
-  char        tmp[PETSC_MAX_PATH_LEN + 32];
-  int         bad = 0;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
-  if (!rank) {
-    FILE *f = fopen(tmp, "w");
-    if (f) {
-      XdmfBody(f, w);
-      bad = fclose(f) != 0 || rename(tmp, w->xdmf) != 0;
-    } else bad = 1;
-  }
-  PetscCall(IoAgree(w->comm, &bad));
-  PetscCheck(!bad, w->comm, PETSC_ERR_FILE_WRITE, "cannot write the ParaView sidecar %s", tmp);
+  PetscCall(IoWriteSidecar(w->comm, w->xdmf, XdmfBody, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,14 +150,10 @@ static herr_t CollectName(hid_t g, const char *name, const H5L_info_t *info, voi
 static PetscErrorCode Reopen(ContactWriter *w, PetscInt from)
 {
   MPI_Comm comm = w->comm;
-  hid_t    fapl, g;
+  hid_t    g;
   Names    nm = {0, 0, NULL};
   PetscFunctionBeginUser;
-  PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
-  PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
-  w->file = H5Fopen(w->h5, H5F_ACC_RDWR, fapl);
-  PetscCallHDF5(comm, H5Pclose(fapl));
-  PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN, "cannot open the contact file '%s' to continue it", w->h5);
+  PetscCall(IoOpenFile(comm, w->h5, PETSC_FALSE, &w->file));
   {
     int bad = H5Lexists(w->file, "/contacts", H5P_DEFAULT) <= 0;
     PetscCall(IoAgree(comm, &bad));
@@ -221,29 +203,14 @@ PetscErrorCode ContactWriterOpen(MPI_Comm comm, const Sim *s, PetscBool append, 
   slash = strrchr(w->h5, '/');
   PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : w->h5, sizeof(w->h5base)));
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &w->dxpl));
+  if (append) PetscCall(IoFileExists(comm, w->h5, &append)); /* a restart continues the file, if any */
   if (append) {
-    PetscMPIInt rank;
-    int         exists = 0;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (!rank) {
-      FILE *f = fopen(w->h5, "rb");
-      exists  = f != NULL;
-      if (f) fclose(f);
-    }
-    PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
-    if (exists) {
-      PetscCall(Reopen(w, from));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+    PetscCall(Reopen(w, from));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   {
-    hid_t fapl, g;
-    PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
-    PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
-    w->file = H5Fcreate(w->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    PetscCallHDF5(comm, H5Pclose(fapl));
-    PetscCheck(w->file >= 0, comm, PETSC_ERR_FILE_OPEN,
-               "cannot create the contact file '%s' (directory missing or not writable?)", w->h5);
+    hid_t g;
+    PetscCall(IoOpenFile(comm, w->h5, PETSC_TRUE, &w->file));
     PetscCallHDF5(comm, g = H5Gcreate2(w->file, "contacts", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCall(IoWriteStringAttr(comm, g, "force_unit", "displacement / h (unit mobility)"));
     PetscCallHDF5(comm, H5Gclose(g));

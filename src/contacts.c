@@ -65,20 +65,19 @@ PetscErrorCode StressSetFromOptions(Opt *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool StressRecords(const char *solver)
+{
+  return !strcmp(solver, "pbd") || !strcmp(solver, "pngs") || !strcmp(solver, "pbdw") ? PETSC_TRUE : PETSC_FALSE;
+}
+
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
   PetscCheck(p->stressBands >= 0 && p->stressBands <= 100000, comm, PETSC_ERR_USER_INPUT,
              "-stress_bands %" PetscInt_FMT ": must be in [0, 100000]", p->stressBands);
   PetscCheck(!p->stressBands || p->stress, comm, PETSC_ERR_USER_INPUT, "-stress_bands needs -stress");
-  PetscCheck(!p->stress || !strcmp(p->solver, "pbd") || !strcmp(p->solver, "pngs") || !strcmp(p->solver, "pbdw"),
-             comm, PETSC_ERR_SUP,
+  PetscCheck(!p->stress || StressRecords(p->solver), comm, PETSC_ERR_SUP,
              "-stress with -solver %s: contact forces are recorded for pbd, pngs and pbdw only (docs/granular.md)",
-             p->solver);
-  PetscCheck(!p->contactOutput || !strcmp(p->solver, "pbd") || !strcmp(p->solver, "pngs") || !strcmp(p->solver, "pbdw"),
-             comm, PETSC_ERR_SUP,
-             "-contact_output with -solver %s: contact forces are recorded for pbd, pngs and pbdw only "
-             "(docs/granular.md)",
              p->solver);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -172,15 +172,22 @@ static PetscErrorCode CreateSeries1(MPI_Comm comm, hid_t grp, const char *name, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode IoReserveFrames(PetscInt n, PetscInt *cap, PetscInt **fstep, PetscReal **ftime, PetscInt64 **fcount)
+{
+  PetscFunctionBeginUser;
+  if (n <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
+  n = PetscMax(n, 2 * *cap + 16);
+  PetscCall(PetscRealloc(sizeof(PetscInt) * n, fstep));
+  PetscCall(PetscRealloc(sizeof(PetscReal) * n, ftime));
+  PetscCall(PetscRealloc(sizeof(PetscInt64) * n, fcount));
+  *cap = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ReserveFrames(H5MDWriter *w, PetscInt n)
 {
   PetscFunctionBeginUser;
-  if (n <= w->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  n = PetscMax(n, 2 * w->cap + 16);
-  PetscCall(PetscRealloc(sizeof(PetscInt) * n, &w->fstep));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * n, &w->ftime));
-  PetscCall(PetscRealloc(sizeof(PetscInt64) * n, &w->fcount));
-  w->cap = n;
+  PetscCall(IoReserveFrames(n, &w->cap, &w->fstep, &w->ftime, &w->fcount));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,9 +260,11 @@ static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Element k of a series (n values): extended to k + 1, written by rank 0 inside a
-   collective call (the others select nothing). */
-static PetscErrorCode AppendElement(H5MDWriter *w, hid_t ds, hid_t type, hsize_t k, hsize_t n, const void *v)
+/* Element k of a time series (n values; what names it in an error): the series is
+   extended to k + 1 and rank 0 writes the element within a collective call, the others
+   selecting nothing; every rank reports its status.                                 */
+static PetscErrorCode AppendElement(H5MDWriter *w, hid_t ds, hid_t type, hsize_t k, hsize_t n, const void *v,
+                                    const char *what)
 {
   MPI_Comm    comm = w->comm;
   PetscMPIInt rank;
@@ -273,10 +282,15 @@ static PetscErrorCode AppendElement(H5MDWriter *w, hid_t ds, hid_t type, hsize_t
   PetscCallHDF5(comm, H5Dset_extent(ds, dims));
   PetscCallHDF5(comm, fs = H5Dget_space(ds));
   PetscCallHDF5(comm, ms = H5Screate_simple(1, &n, NULL));
-  if (!rank) e = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
+  if (!rank) e = IoInjectFault(comm, "series") ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
   else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
-  PetscCallHDF5(comm, e);
-  PetscCallHDF5Agree(comm, H5Dwrite(ds, type, ms, fs, w->dxpl, v), "writing the stress time series");
+  {
+    int bad = e < 0;
+    PetscCall(IoAgree(comm, &bad));
+    PetscCheck(!bad, comm, PETSC_ERR_LIB, "HDF5: cannot select the element of %s %d in a time series of '%s'", what,
+               (int)k, w->h5);
+  }
+  PetscCallHDF5Agree(comm, H5Dwrite(ds, type, ms, fs, w->dxpl, v), "writing a time series");
   PetscCallHDF5(comm, H5Sclose(ms));
   PetscCallHDF5(comm, H5Sclose(fs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -291,13 +305,13 @@ PetscErrorCode H5MDWriteStress(H5MDWriter *w, const Sim *s)
   PetscFunctionBeginUser;
   if (!w->file || !w->sval || st->sampleStep != s->step) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
-  PetscCall(AppendElement(w, w->sstep, H5T_NATIVE_INT, k, 1, &sp));
-  PetscCall(AppendElement(w, w->stime, H5T_NATIVE_DOUBLE, k, 1, &tm));
-  PetscCall(AppendElement(w, w->sval, H5T_NATIVE_DOUBLE, k, 4, st->sample));
-  PetscCall(AppendElement(w, w->spres, H5T_NATIVE_DOUBLE, k, 1, &st->sample[4]));
-  PetscCall(AppendElement(w, w->sphi, H5T_NATIVE_DOUBLE, k, 1, &st->sample[5]));
-  PetscCall(AppendElement(w, w->sz, H5T_NATIVE_DOUBLE, k, 1, &st->sample[6]));
-  PetscCall(AppendElement(w, w->sznr, H5T_NATIVE_DOUBLE, k, 1, &st->sample[7]));
+  PetscCall(AppendElement(w, w->sstep, H5T_NATIVE_INT, k, 1, &sp, "stress sample"));
+  PetscCall(AppendElement(w, w->stime, H5T_NATIVE_DOUBLE, k, 1, &tm, "stress sample"));
+  PetscCall(AppendElement(w, w->sval, H5T_NATIVE_DOUBLE, k, 4, st->sample, "stress sample"));
+  PetscCall(AppendElement(w, w->spres, H5T_NATIVE_DOUBLE, k, 1, &st->sample[4], "stress sample"));
+  PetscCall(AppendElement(w, w->sphi, H5T_NATIVE_DOUBLE, k, 1, &st->sample[5], "stress sample"));
+  PetscCall(AppendElement(w, w->sz, H5T_NATIVE_DOUBLE, k, 1, &st->sample[6], "stress sample"));
+  PetscCall(AppendElement(w, w->sznr, H5T_NATIVE_DOUBLE, k, 1, &st->sample[7], "stress sample"));
   w->nstress++;
   PetscCall(PetscLogEventEnd(THRONG_EV.io, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -347,29 +361,52 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
   fprintf(f, "  </Grid>\n </Domain>\n</Xdmf>\n");
 }
 
-/* Rank 0 writes the sidecar (to PATH.tmp, renamed when complete); the ranks then agree on
-   whether it could, so that a failure is one error on all of them (collective). */
-static PetscErrorCode WriteXdmf(H5MDWriter *w)
+PetscErrorCode IoWriteSidecar(MPI_Comm comm, const char *path, void (*body)(FILE *, const void *), const void *ctx)
 {
   PetscMPIInt rank;
-  char        tmp[PETSC_MAX_PATH_LEN + 8];
+  char        tmp[PETSC_MAX_PATH_LEN + 40];
   int         bad = 0;
   PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(w->comm, &rank));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", w->xdmf));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
   if (!rank) {
-    FILE *f = IoInjectFault(w->comm, "xdmf") ? NULL : fopen(tmp, "w");
+    FILE *f = IoInjectFault(comm, "xdmf") ? NULL : fopen(tmp, "w");
     if (f) {
-      XdmfBody(f, w);
-      bad = fclose(f) != 0 || rename(tmp, w->xdmf) != 0; /* a full disk shows at fclose */
+      body(f, ctx);
+      bad = fclose(f) != 0 || rename(tmp, path) != 0; /* a full disk shows at fclose */
     } else bad = 1;
   }
-  PetscCall(IoAgree(w->comm, &bad));
-  PetscCheck(!bad, w->comm, PETSC_ERR_FILE_WRITE, "cannot write the ParaView sidecar %s", tmp);
+  PetscCall(IoAgree(comm, &bad));
+  PetscCheck(!bad, comm, PETSC_ERR_FILE_WRITE, "cannot write the ParaView sidecar %s", tmp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OpenFile(MPI_Comm comm, const char *path, PetscBool create, hid_t *file)
+static void XdmfBodyOf(FILE *f, const void *w) { XdmfBody(f, (const H5MDWriter *)w); }
+
+static PetscErrorCode WriteXdmf(H5MDWriter *w)
+{
+  PetscFunctionBeginUser;
+  PetscCall(IoWriteSidecar(w->comm, w->xdmf, XdmfBodyOf, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IoFileExists(MPI_Comm comm, const char *path, PetscBool *exists)
+{
+  PetscMPIInt rank;
+  int         e = 0;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *f = fopen(path, "rb");
+    e       = f != NULL;
+    if (f) fclose(f);
+  }
+  PetscCallMPI(MPI_Bcast(&e, 1, MPI_INT, 0, comm));
+  *exists = e ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode IoOpenFile(MPI_Comm comm, const char *path, PetscBool create, hid_t *file)
 {
   hid_t fapl;
   PetscFunctionBeginUser;
@@ -409,7 +446,7 @@ static PetscErrorCode ExtraFields(H5MDWriter *w, const Sim *s)
 static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWriter *w)
 {
   PetscFunctionBeginUser;
-  PetscCall(OpenFile(comm, w->h5, PETSC_FALSE, &w->file));
+  PetscCall(IoOpenFile(comm, w->h5, PETSC_FALSE, &w->file));
   PetscCallHDF5(comm, w->pos = H5Dopen2(w->file, "/particles/disks/position/value", H5P_DEFAULT));
   PetscCallHDF5(comm, w->rad = H5Dopen2(w->file, "/particles/disks/radius/value", H5P_DEFAULT));
   PetscCallHDF5(comm, w->idv = H5Dopen2(w->file, "/particles/disks/id/value", H5P_DEFAULT));
@@ -485,24 +522,13 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   slash = strrchr(w->h5, '/');
   PetscCall(PetscStrncpy(w->h5base, slash ? slash + 1 : w->h5, sizeof(w->h5base))); /* the XDMF sits beside the .h5 */
   PetscCall(IoTransferProperties(comm, s->prm.ioTwoPhase, &w->dxpl));
-  if (append) { /* a restart continues the run's snapshot file, if there is one */
-    PetscMPIInt rank;
-    int         exists = 0;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    if (!rank) {
-      FILE *f = fopen(w->h5, "rb");
-      exists  = f != NULL;
-      if (f) fclose(f);
-    }
-    PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
-    append = exists ? PETSC_TRUE : PETSC_FALSE;
-  }
+  if (append) PetscCall(IoFileExists(comm, w->h5, &append)); /* a restart continues the run's snapshot file, if any */
   w->appended = append;
   if (append) {
     PetscCall(Reopen(comm, s, from, w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(OpenFile(comm, w->h5, PETSC_TRUE, &w->file));
+  PetscCall(IoOpenFile(comm, w->h5, PETSC_TRUE, &w->file));
   { /* /h5md */
     const int version[2] = {1, 1};
     hid_t     a, c;
@@ -780,29 +806,9 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
     const int       st = (int)s->step;
     const double    tm = (double)s->time;
     const long long nn = (long long)total;
-    hsize_t         n1 = f + 1, one = 1;
     hid_t series[3] = {w->step, w->time, w->count}, types[3] = {H5T_NATIVE_INT, H5T_NATIVE_DOUBLE, H5T_NATIVE_LLONG};
     const void *vals[3] = {&st, &tm, &nn};
-    for (int k = 0; k < 3; k++) {
-      hid_t  fs, ms;
-      herr_t e;
-      PetscCallHDF5(comm, H5Dset_extent(series[k], &n1));
-      PetscCallHDF5(comm, fs = H5Dget_space(series[k]));
-      PetscCallHDF5(comm, ms = H5Screate_simple(1, &one, NULL));
-      /* rank 0 selects the element, the others nothing; every rank reports its status */
-      if (!rank) e = IoInjectFault(comm, "series") ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, &f, NULL, &one, NULL);
-      else e = H5Sselect_none(fs) < 0 || H5Sselect_none(ms) < 0 ? -1 : 0;
-      {
-        int bad = e < 0;
-        PetscCall(IoAgree(comm, &bad));
-        PetscCheck(!bad, comm, PETSC_ERR_LIB,
-                   "HDF5: cannot select the element of frame %d in a time series (step, time, count) of '%s'", (int)f,
-                   w->h5);
-      }
-      PetscCallHDF5Agree(comm, H5Dwrite(series[k], types[k], ms, fs, w->dxpl, vals[k]), "writing a time series");
-      PetscCallHDF5(comm, H5Sclose(ms));
-      PetscCallHDF5(comm, H5Sclose(fs));
-    }
+    for (int k = 0; k < 3; k++) PetscCall(AppendElement(w, series[k], types[k], f, 1, vals[k], "frame"));
     PetscCall(ReserveFrames(w, w->frames + 1));
     w->fstep[w->frames]  = st;
     w->ftime[w->frames]  = tm;

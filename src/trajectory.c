@@ -49,9 +49,7 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
 {
   const Params *prm = &s->prm;
   hid_t         fapl, type;
-  PetscMPIInt   rank;
-  int           exists = 0;
-
+  PetscBool     exists = PETSC_FALSE;
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(t, sizeof(*t)));
   t->comm = comm;
@@ -62,13 +60,7 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
   PetscCall(TrajectoryStride(comm, prm, &t->stride));
   t->flushEvery = prm->flushEvery;
   t->lastFlush  = -1e30;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (prm->restart[0] && !rank) {
-    FILE *f = fopen(prm->traj, "rb");
-    exists  = f != NULL;
-    if (f) fclose(f);
-  }
-  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  if (prm->restart[0]) PetscCall(IoFileExists(comm, prm->traj, &exists));
   PetscCall(IoTransferProperties(comm, prm->ioTwoPhase, &t->dxpl));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));

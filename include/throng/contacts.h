@@ -35,6 +35,8 @@ typedef struct Sim Sim;
 /* -stress, -stress_bands (RUN options: recording does not change a bit of the run). */
 PetscErrorCode StressSetFromOptions(Opt *o);
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p);
+/* Does the stepper record its contact forces (pbd, pngs, pbdw)? */
+PetscBool StressRecords(const char *solver);
 /* Should the step about to run be recorded (a progress step, or the last)? Sets on. */
 PetscErrorCode StressBeforeStep(Sim *s);
 /* The sweep of pbd and pngs, recording (pbd.c calls it instead of its own when on). */

@@ -117,6 +117,16 @@ PetscErrorCode IoWriteTextAttr(MPI_Comm comm, hid_t obj, const char *name, const
    of that shape; a rank with an empty hyperslab still calls H5Dwrite, as HDF5 requires. */
 PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start,
                                 const hsize_t *cnt, const void *buf);
+/* Does path exist (rank 0 looks; every rank gets the answer)? Collective. */
+PetscErrorCode IoFileExists(MPI_Comm comm, const char *path, PetscBool *exists);
+/* Create (truncating) or open read-write an HDF5 file through MPI-IO; one clear error.
+   Collective. */
+PetscErrorCode IoOpenFile(MPI_Comm comm, const char *path, PetscBool create, hid_t *file);
+/* Rank 0 writes a ParaView sidecar by body(f, ctx) into PATH.tmp and renames it when
+   complete; the ranks agree on failure (one error on all of them). Collective.        */
+PetscErrorCode IoWriteSidecar(MPI_Comm comm, const char *path, void (*body)(FILE *, const void *), const void *ctx);
+/* The frame list of a writer (steps, times, counts) grown to hold n frames. */
+PetscErrorCode IoReserveFrames(PetscInt n, PetscInt *cap, PetscInt **fstep, PetscReal **ftime, PetscInt64 **fcount);
 /* An attribute of n values of type (n = 0: a scalar). Collective. */
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);
 
