@@ -53,12 +53,12 @@ PetscErrorCode ContactOutputSetFromOptions(Opt *o)
 PetscErrorCode ContactOutputCheck(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
-  PetscCheck(!p->contactOutput || strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,
-             "-contact_output needs snapshots: give -output PREFIX (not none)");
   PetscCheck(!p->contactOutput || StressRecords(p->solver), comm, PETSC_ERR_SUP,
              "-contact_output with -solver %s: contact forces are recorded for pbd, pngs and pbdw only "
              "(docs/granular.md)",
              p->solver);
+  PetscCheck(!p->contactOutput || strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,
+             "-contact_output needs snapshots: give -output PREFIX (not none)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
