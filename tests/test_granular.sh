@@ -34,8 +34,9 @@ check "2 ranks give another digest" same "$(digest two.log)" "$(digest one.log)"
 check "3 ranks give another digest" same "$(digest three.log)" "$(digest one.log)"
 phi=$(sed -n 's/^summary: stress .* phi \([^ ]*\) .*/\1/p' one.log)
 check "the final packing fraction $phi is not the target 0.800000" same "$phi" 0.800000
-check "checkpointed run" run 3 first.log -output part -checkpoint_every 3000
+check "run stopped mid-compression" run 3 first.log -output part -steps 3000
 check "restarted run" run 2 second.log -output part2 -restart part.chk.h5
+check "the restart did not start at step 3000" grep -q "restarted from 'part.chk.h5' at step 3000" second.log
 check "restart mid-compression changes the trajectory" same "$(digest second.log)" "$(digest one.log)"
 refused() { grep -q "written for other equations" "$1" && ! grep -q '^state-digest' "$1"; }
 check "restart with another target ran" not run 1 other1.log -output part3 -restart part.chk.h5 -deform_phi 0.79

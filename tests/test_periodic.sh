@@ -51,9 +51,10 @@ done
 # shellcheck disable=SC2086
 {
   check "straight run" run 2 straight.log $CHAN -solver pbdw -steps 800
-  check "checkpointed run" run 3 first.log $CHAN -solver pbdw -steps 800 -output part -checkpoint_every 400
+  check "run stopped at step 400" run 3 first.log $CHAN -solver pbdw -steps 400 -output part
   check "restarted run" run 1 second.log $CHAN -solver pbdw -steps 800 -output part2 -restart part.chk.h5
 }
+check "the run stopped at step 400 ended in the straight run's state" not same "$(digest first.log)" "$(digest straight.log)"
 check "restart on 1 rank from 3 changes the trajectory" same "$(digest second.log)" "$(digest straight.log)"
 
 # 4. the images against a brute-force minimum-image check, in a channel where the disks

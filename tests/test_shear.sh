@@ -38,8 +38,9 @@ check "pbdw shear, 1 rank" run 1 w1.log -output none -solver pbdw
 check "pbdw shear, 3 ranks" run 3 w3.log -output none -solver pbdw
 check "pbdw: 3 ranks give another digest" same "$(digest w3.log)" "$(digest w1.log)"
 
-check "checkpointed run" run 3 first.log -output part -checkpoint_every 3500
+check "run stopped mid-shear" run 3 first.log -output part -steps 3500
 check "restarted run" run 2 second.log -output part2 -restart part.chk.h5
+check "the restart did not start at step 3500" grep -q "restarted from 'part.chk.h5' at step 3500" second.log
 check "restart mid-shear changes the trajectory" same "$(digest second.log)" "$(digest one.log)"
 check "restart with another rate ran" not run 1 other.log -output part3 -restart part.chk.h5 -shear_rate 0.4
 check "restart with another rate: not refused as other equations" grep -q "written for other equations" other.log
