@@ -45,7 +45,7 @@ PetscErrorCode ContactOutputSetFromOptions(Opt *o)
   PetscFunctionBeginUser;
   PetscCall(OptBool(o, OPT_RUN, "-contact_output",
                     "Write every contact (ids, force, branch vector) at the snapshot steps to PREFIX_contacts.h5 "
-                    "with an XDMF for ParaView's force chains (pbd, pngs, pbdw; docs/granular.md)",
+                    "with an XDMF for ParaView's force chains (pbd, pngs, pbdw, penalty; docs/granular.md)",
                     &o->p->contactOutput));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -54,7 +54,7 @@ PetscErrorCode ContactOutputCheck(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
   PetscCheck(!p->contactOutput || StressRecords(p->solver), comm, PETSC_ERR_SUP,
-             "-contact_output with -solver %s: contact forces are recorded for pbd, pngs and pbdw only "
+             "-contact_output with -solver %s: contact forces are recorded for pbd, pngs, pbdw and penalty only "
              "(docs/granular.md)",
              p->solver);
   PetscCheck(!p->contactOutput || strcmp(p->output, "none"), comm, PETSC_ERR_USER_INPUT,

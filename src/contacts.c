@@ -18,10 +18,12 @@
  * the field disk by disk.  For pngs the impulses of all the step's sweeps add up to the
  * converged multipliers.  pbdw keeps each contact's multiplier lambda (the separation it
  * made over the step, warm start included: warm.c); its forces are read from them after
- * the step, lambda / (2 h) for a pair and lambda / h for a wall.  In a hyperstatic packing (more contacts than degrees of
- * freedom, the hexagonal one among them) the contact forces that balance the loads are
- * not unique: each stepper picks one, and only their sum over a region — the stress —
- * is determined.  penalty, pgs and edmd are not recorded yet (refused).
+ * the step, lambda / (2 h) for a pair and lambda / h for a wall.  penalty's forces are its
+ * springs, gamma (P(q) - q) evaluated at the step's start: penalty.c records them as it
+ * sums them, each pair once, from the end with the smaller id.  In a hyperstatic packing
+ * (more contacts than degrees of freedom, the hexagonal one among them) the contact
+ * forces that balance the loads are not unique: each stepper picks one, and only their
+ * sum over a region — the stress — is determined.  pgs and edmd are not recorded yet (refused).
  *
  * Kept contacts.  At the snapshot steps of -contact_output the same recording also keeps
  * each contact (StressAddContact): its ends' ids, Delta and l, and the local index of its
@@ -50,6 +52,7 @@
 #include <throng/contacts.h>
 #include <throng/warm.h>
 #include <throng/contact_output.h>
+#include <throng/barostat.h>
 #include <stdlib.h>
 
 PetscErrorCode StressSetFromOptions(Opt *o)
@@ -58,7 +61,7 @@ PetscErrorCode StressSetFromOptions(Opt *o)
   PetscFunctionBeginUser;
   PetscCall(OptBool(o, OPT_RUN, "-stress",
                     "Record the contact forces at the progress steps: stress tensor, pressure, packing fraction, "
-                    "contacts per disk (pbd, pngs, pbdw; docs/granular.md)",
+                    "contacts per disk (pbd, pngs, pbdw, penalty; docs/granular.md)",
                     &p->stress));
   PetscCall(OptInt(o, OPT_RUN, "-stress_bands", "-stress: also the stress in K horizontal bands, printed at the end",
                    &p->stressBands, NULL));
@@ -67,7 +70,9 @@ PetscErrorCode StressSetFromOptions(Opt *o)
 
 PetscBool StressRecords(const char *solver)
 {
-  return !strcmp(solver, "pbd") || !strcmp(solver, "pngs") || !strcmp(solver, "pbdw") ? PETSC_TRUE : PETSC_FALSE;
+  return !strcmp(solver, "pbd") || !strcmp(solver, "pngs") || !strcmp(solver, "pbdw") || !strcmp(solver, "penalty")
+           ? PETSC_TRUE
+           : PETSC_FALSE;
 }
 
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
@@ -76,9 +81,10 @@ PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
   PetscCheck(p->stressBands >= 0 && p->stressBands <= 100000, comm, PETSC_ERR_USER_INPUT,
              "-stress_bands %" PetscInt_FMT ": must be in [0, 100000]", p->stressBands);
   PetscCheck(!p->stressBands || p->stress, comm, PETSC_ERR_USER_INPUT, "-stress_bands needs -stress");
-  PetscCheck(!p->stress || StressRecords(p->solver), comm, PETSC_ERR_SUP,
-             "-stress with -solver %s: contact forces are recorded for pbd, pngs and pbdw only (docs/granular.md)",
-             p->solver);
+  PetscCheck(
+    !p->stress || StressRecords(p->solver), comm, PETSC_ERR_SUP,
+    "-stress with -solver %s: contact forces are recorded for pbd, pngs, pbdw and penalty only (docs/granular.md)",
+    p->solver);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,8 +97,12 @@ PetscErrorCode StressBeforeStep(Sim *s)
   PetscFunctionBeginUser;
   st->print = p->stress && (n1 % K == 0 || n1 == p->steps) ? PETSC_TRUE : PETSC_FALSE;
   st->rec   = ContactOutputStep(p, n1);
-  st->on    = st->print || st->rec ? PETSC_TRUE : PETSC_FALSE;
+  st->baro  = p->baroP > 0 ? PETSC_TRUE : PETSC_FALSE; /* every step (barostat.c) */
+  st->on    = st->print || st->rec || st->baro ? PETSC_TRUE : PETSC_FALSE;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
+  BarostatAxes(p, st->baroW);
+  st->baroScale = 4294967296.0 / (s->rmax * s->rmax);
+  st->baroSum   = 0;
   if (!st->band && p->stressBands) PetscCall(PetscMalloc1(4 * p->stressBands, &st->band));
   for (int a = 0; a < 4; a++) st->S[a] = 0;
   for (PetscInt b = 0; b < 4 * p->stressBands; b++) st->band[b] = 0;
@@ -108,6 +118,7 @@ void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, P
   const PetscInt nb = s->prm.stressBands;
   st->S[0] += dx * lx, st->S[1] += dx * ly, st->S[2] += dy * lx, st->S[3] += dy * ly;
   st->nproj++;
+  if (st->baro) st->baroSum += (uint64_t)llround((st->baroW[0] * dx * lx + st->baroW[1] * dy * ly) * st->baroScale);
   if (nb) { /* each band takes the share of the branch vector that lies in it */
     const PetscReal lo = s->dom.lo[1], hb = (s->dom.hi[1] - lo) / (PetscReal)nb;
     const PetscReal ya = ym - 0.5 * PetscAbsReal(ly), yb = ym + 0.5 * PetscAbsReal(ly);
@@ -144,8 +155,8 @@ void StressAddContact(Sim *s, PetscInt i, PetscInt64 ida, PetscInt64 idb, PetscR
   st->c[st->nc++] = (ContactRec){ida, idb, dx, dy, lx, ly, i};
 }
 
-static inline void AddWall(Sim *s, PetscInt i, PetscInt64 wall, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y,
-                           PetscReal r)
+void StressAddWall(Sim *s, PetscInt i, PetscInt64 wall, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y,
+                   PetscReal r)
 {
   const PetscReal dx = x - x0, dy = y - y0, n = PetscSqrtReal(dx * dx + dy * dy);
   if (n > 0) StressAddContact(s, i, -1 - wall, s->P.id[i], dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
@@ -170,12 +181,12 @@ static void RecordCell(Sim *s, void *ctx, PetscInt k)
       for (PetscInt w = 0; w < wl->n; w++) {
         const PetscReal x0 = x[i], y0 = y[i];
         ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
-        AddWall(s, i, w, x0, y0, x[i], y[i], r[i]);
+        StressAddWall(s, i, w, x0, y0, x[i], y[i], r[i]);
       }
       for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
         const PetscReal x0 = x[i], y0 = y[i];
         ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
-        AddWall(s, i, wl->n + wl->segIdx[j], x0, y0, x[i], y[i], r[i]);
+        StressAddWall(s, i, wl->n + wl->segIdx[j], x0, y0, x[i], y[i], r[i]);
       }
     }
   for (PetscInt i = b; i < e; i++) {

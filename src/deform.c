@@ -54,6 +54,7 @@
 #include <throng/deform.h>
 #include <throng/periodic.h>
 #include <throng/io.h>
+#include <throng/barostat.h>
 
 typedef struct {
   PetscInt64 area; /* sum of r^2 / r_max^2 in units of 2^-32, all ranks */
@@ -73,10 +74,11 @@ PetscErrorCode DeformSetFromOptions(Opt *o)
   PetscCall(OptReal(o, OPT_PHYS, "-deform_phi",
                     "With -deform_rate: stop deforming when the packing fraction reaches this (0: never)",
                     &p->deformPhi, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-shear_rate",
-                    "Simple shear at this rate (1/time) by Lees-Edwards images: the disks are carried by v_x = rate (y - "
-                    "lo_y); needs -periodic xy (docs/granular.md)",
-                    &p->shearRate, NULL));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-shear_rate",
+            "Simple shear at this rate (1/time) by Lees-Edwards images: the disks are carried by v_x = rate (y - "
+            "lo_y); needs -periodic xy (docs/granular.md)",
+            &p->shearRate, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,7 +152,7 @@ static PetscErrorCode Shear(Sim *s)
   Particles      *P = &s->P;
   const PetscReal e = s->prm.shearRate * s->prm.dt, lo = d->lo[1], Lx = d->hi[0] - d->lo[0],
                   dtilt = e * (d->hi[1] - d->lo[1]);
-  PetscBool       flip = PETSC_FALSE;
+  PetscBool flip        = PETSC_FALSE;
   PetscFunctionBeginUser;
   if (d->tilt + dtilt > Lx / 2) d->tilt -= Lx, flip = PETSC_TRUE;
   else if (d->tilt + dtilt < -Lx / 2) d->tilt += Lx, flip = PETSC_TRUE;
@@ -167,17 +169,29 @@ static PetscErrorCode Shear(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool DeformBoxMoves(const Params *p)
+{
+  return p->deformRate != 0 || p->shearRate != 0 || p->baroP > 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscReal DeformPackingFraction(const Sim *s)
+{
+  const Deform *df = (const Deform *)SimModuleContext(s, "deform");
+  return df ? Phi(s, df) : 0;
+}
+
 static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
 {
-  Deform       *df = (Deform *)ctx;
-  Domain       *d  = &s->dom;
-  Particles    *P  = &s->P;
-  const Params *p  = &s->prm;
-  PetscReal     f  = 1 + p->deformRate * p->dt, box[4];
-  const int     na = (d->per[0] ? 1 : 0) + (d->per[1] ? 1 : 0);
-  PetscReal     cm[2];
+  Deform         *df   = (Deform *)ctx;
+  Domain         *d    = &s->dom;
+  Particles      *P    = &s->P;
+  const Params   *p    = &s->prm;
+  const PetscReal rate = p->baroP > 0 ? BarostatRate(s) : p->deformRate; /* barostat.c */
+  PetscReal       f    = 1 + rate * p->dt, box[4];
+  const int       na   = (d->per[0] ? 1 : 0) + (d->per[1] ? 1 : 0);
+  PetscReal       cm[2];
   PetscFunctionBeginUser;
-  if (p->deformRate == 0 || df->done) { /* no compression, or it is over: shear, if asked */
+  if ((p->deformRate == 0 && p->baroP == 0) || df->done) { /* no compression, or it is over: shear, if asked */
     if (p->shearRate != 0) PetscCall(Shear(s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -207,10 +221,10 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
   { /* a new cell count? (the same decision on every rank: it depends on the box only) */
     PetscBool regrid = PETSC_FALSE;
     for (int a = 0; a < 2; a++)
-      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], cm[a], p->tile) != d->nc[a])
-        regrid = PETSC_TRUE;
+      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], cm[a], p->tile) != d->nc[a]) regrid = PETSC_TRUE;
     if (regrid) PetscCall(SimRegrid(s, box));
-    else PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
+    else
+      PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -297,7 +311,7 @@ PetscErrorCode DeformModuleCreate(const Params *prm, SimModule *m, PetscBool *on
 {
   Deform *df;
   PetscFunctionBeginUser;
-  *on = prm->deformRate != 0 || prm->shearRate != 0 ? PETSC_TRUE : PETSC_FALSE;
+  *on = DeformBoxMoves(prm);
   if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscCalloc1(1, &df));
   m->name            = "deform";

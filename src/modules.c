@@ -14,6 +14,7 @@
 #include <throng/crowd.h>
 #include <throng/warm.h>
 #include <throng/deform.h>
+#include <throng/barostat.h>
 #include <string.h>
 
 typedef PetscErrorCode (*ModuleCreate)(const Params *, SimModule *, PetscBool *);
@@ -25,6 +26,7 @@ static const struct {
   {"crowd", CrowdModuleCreate}, /* pedestrians: desired velocity, exits, records (crowd.c) */
   {"warm", WarmModuleCreate},   /* -solver pbdw: carried displacement, contact multipliers */
   {"deform", DeformModuleCreate}, /* -deform_rate: the box compressed or expanded (deform.c) */
+  {"barostat", BarostatModuleCreate}, /* -barostat: its rate from the pressure (barostat.c), after deform */
 };
 
 PetscErrorCode SimModulesSetUp(Sim *s)

@@ -27,6 +27,7 @@
 #include <throng/contacts.h>
 #include <throng/contact_output.h>
 #include <throng/deform.h>
+#include <throng/barostat.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -116,6 +117,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->atol    = 1e-12;
   p->maxIt   = 1000;
   p->penalty = 1e3;
+  p->baroTau = 10; /* the box shrinks at most at the rate 0.1 (barostat.c) */
   p->active  = -1; /* default: the skin */
   p->tao     = PETSC_FALSE;
   p->monitor = PETSC_FALSE;
@@ -1119,6 +1121,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(DomainSetFromOptions(&o, &g));
   PetscCall(PeriodicSetFromOptions(&o)); /* periodic.c */
   PetscCall(DeformSetFromOptions(&o));   /* deform.c */
+  PetscCall(BarostatSetFromOptions(&o)); /* barostat.c */
   PetscCall(SolverSetFromOptions(&o, &solver));
   PetscCall(CrowdSetFromOptions(&o));
   PetscCall(DriverSetFromOptions(&o, &g));
@@ -1146,6 +1149,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(StressCheck(comm, p));   /* contacts.c */
   PetscCall(ContactOutputCheck(comm, p)); /* contact_output.c */
   PetscCall(DeformCheck(comm, p));   /* deform.c */
+  PetscCall(BarostatCheck(comm, p)); /* barostat.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -23,11 +23,17 @@
  * disks in id order inside a cell — so every sum is formed in the same order on any
  * number of ranks and the trajectory stays bitwise independent of the rank count.  No
  * reverse exchange is needed (each pair is evaluated from both sides); the ghosts are
- * refreshed, or the disks rebinned, after the update (PBDSettle).                     */
+ * refreshed, or the disks rebinned, after the update (PBDSettle).
+ *
+ * Forces (-stress, -contact_output, -barostat).  The springs are the contact forces: a
+ * pair's h gamma (P(q) - q) is the displacement it gives its ends over the step, recorded
+ * from the end with the smaller id only (the other end sums the same spring), so each
+ * contact is counted once on any rank count.                                          */
 #include <throng/sim.h>
 #include <throng/pbd.h>
 #include <throng/geometry.h>
 #include <throng/project.h>
+#include <throng/contacts.h>
 
 static PetscErrorCode PenaltyStep(Sim *s)
 {
@@ -38,6 +44,7 @@ static PetscErrorCode PenaltyStep(Sim *s)
   SolverStats    *st    = &s->sol;
   const PetscInt  L     = d->ln[0];
   const PetscReal hg    = s->prm.dt * s->prm.penalty;
+  const PetscBool rec   = s->stress.on; /* -stress, -contact_output, -barostat (contacts.c) */
   PetscInt64      evals = 0;
   PetscReal       d2[2];
 
@@ -57,7 +64,12 @@ static PetscErrorCode PenaltyStep(Sim *s)
               PetscReal qx = xi, qy = yi, qjx = p->x[j], qjy = p->y[j];
               if (j == i) continue;
               evals++;
-              if (ProjectPair(&qx, &qy, &qjx, &qjy, ri + p->r[j], p->id[i], &p->id[j])) px += qx - xi, py += qy - yi;
+              if (ProjectPair(&qx, &qy, &qjx, &qjy, ri + p->r[j], p->id[i], &p->id[j])) {
+                px += qx - xi, py += qy - yi;
+                if (rec && p->id[i] < p->id[j]) /* the step's displacement of j by this spring, once */
+                  StressAddContact(s, i, p->id[i], p->id[j], hg * (qjx - p->x[j]), hg * (qjy - p->y[j]), p->x[j] - xi,
+                                   p->y[j] - yi, 0.5 * (p->y[j] + yi));
+              }
             }
           }
         if (s->wallMask[k]) { /* the walls' P(q) - q */
@@ -66,6 +78,7 @@ static PetscErrorCode PenaltyStep(Sim *s)
             ProjectHalfPlane(&qx, &qy, ri, &wl->w[3 * w]);
             evals++;
             px += qx - xi, py += qy - yi;
+            if (rec) StressAddWall(s, i, w, xi, yi, xi + hg * (qx - xi), yi + hg * (qy - yi), ri);
           }
           for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
             const PetscInt sj = wl->segIdx[j];
@@ -73,6 +86,7 @@ static PetscErrorCode PenaltyStep(Sim *s)
             ProjectSegment(&qx, &qy, ri, &wl->seg[4 * sj], &wl->nrm[2 * sj], wl->depth);
             evals++;
             px += qx - xi, py += qy - yi;
+            if (rec) StressAddWall(s, i, wl->n + sj, xi, yi, xi + hg * (qx - xi), yi + hg * (qy - yi), ri);
           }
         }
         st->save[2 * i]     = px;

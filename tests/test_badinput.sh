@@ -286,7 +286,7 @@ NP=1 expect_error "-periodic xy with -geometry"    -periodic xy -geometry "$dir/
 NP=1 expect_error "-periodic x with -solver pgs"  -periodic x -solver pgs -n 100
 NP=1 expect_error "-periodic x with -attract_gamma 1: an attraction to a point is not periodic" -periodic x -n 100 -attract_gamma 1
 NP=1 expect_error "option -periodic: 'z' is not one of: none x y xy" -periodic z -n 100
-NP=1 expect_error "-stress with -solver penalty: contact forces are recorded for pbd, pngs and pbdw only" -stress -solver penalty -n 100
+NP=1 expect_error "-stress with -solver pgs: contact forces are recorded for pbd, pngs, pbdw and penalty only" -stress -solver pgs -n 100
 NP=1 expect_error "-stress_bands needs -stress"   -stress_bands 4 -n 100
 NP=1 expect_error "-deform_phi 0.95: above the hexagonal close packing 0.906900" -periodic xy -n 100 -box 0,0,20,20 -deform_rate -0.1 -deform_phi 0.95
 NP=1 expect_error "the packing fraction is 0.190315 now, so a compression (rate < 0) never reaches it" -periodic xy -n 100 -box 0,0,20,20 -gravity 0,0 -deform_rate -0.1 -deform_phi 0.05
@@ -296,8 +296,13 @@ NP=1 expect_error "-deform_phi 0.8 needs -deform_rate" -periodic xy -n 100 -box 
 NP=1 expect_error "-shear_rate 0.1 needs -periodic xy: Lees-Edwards images" -periodic x -n 100 -box 0,0,20,20 -shear_rate 0.1
 NP=1 expect_error "-shear_rate with -deform_rate but no -deform_phi" -periodic xy -n 100 -box 0,0,20,20 -deform_rate -0.1 -shear_rate 0.1
 NP=1 expect_error "-shear_rate 20 with -dt 0.001: a strain of 2 % per step" -periodic xy -n 100 -box 0,0,20,20 -shear_rate 20
+NP=1 expect_error "-barostat -1: the target pressure must be a positive number" -periodic xy -n 100 -box 0,0,20,20 -barostat -1
+NP=1 expect_error "-barostat deforms the periodic axes of the box: give -periodic x, y or xy" -n 100 -barostat 1
+NP=1 expect_error "-barostat with -deform_rate: the barostat sets the box's rate" -periodic xy -n 100 -box 0,0,20,20 -barostat 1 -deform_rate -0.1
+NP=1 expect_error "-barostat with -shear_rate: shear at a controlled pressure is not done yet" -periodic xy -n 100 -box 0,0,20,20 -barostat 1 -shear_rate 0.1
+NP=2 expect_error "-barostat_tau 0.05 with -dt 0.001: the box could change by 2 % per step" -periodic xy -n 100 -box 0,0,20,20 -barostat 1 -barostat_tau 0.05
 NP=1 expect_error "-contact_output needs snapshots: give -output PREFIX (not none)" -contact_output -output none -n 100
-NP=1 expect_error "-contact_output with -solver penalty: contact forces are recorded for pbd, pngs and pbdw only" -contact_output -solver penalty -n 100
+NP=1 expect_error "-contact_output with -solver pgs: contact forces are recorded for pbd, pngs, pbdw and penalty only" -contact_output -solver pgs -n 100
 NP=1 expect_error "-bidisperse with -polydispersity 0.2 or -populations" -n 100 -bidisperse 1.4 -polydispersity 0.2
 
 wait

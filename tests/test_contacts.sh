@@ -2,13 +2,14 @@
 # Contact forces and stress (issue 29, src/contacts.c).
 #  1. a 20-layer pile settled by pbd on 2 ranks with -stress -stress_bands 5: its
 #     state-digest is that of the same run without -stress on 1 and 3 ranks (recording
-#     changes no bit); the same for pbdw (its forces come from its stored multipliers);
+#     changes no bit); the same for pbdw (its forces come from its stored multipliers)
+#     and penalty;
 #  2. the stress profile is hydrostatic: in each band below the top, sigma_yy from the
 #     contacts is within 5 % of the weight of the disks above (computed here from the
 #     final snapshot: g times the disks whose centres lie above y, per unit width,
 #     averaged over the band), and sigma_xx is positive but below sigma_yy;
 #  3. the summary's packing fraction is the disks' area over the box's (from the snapshot).
-#  Parts 2 and 3 run for pbd and for pbdw.
+#  Parts 2 and 3 run for pbd, pbdw and penalty (its forces are its springs: penalty.c).
 #   test_contacts.sh path/to/throng path/to/mpiexec path/to/configs
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; CONF=$(readlink -f "$3")
@@ -23,10 +24,13 @@ run() { # ranks, log, options...
   logged "$log" timeout 600 "$MPIEXEC" -n "$np" --oversubscribe "$THRONG" -quiet \
     -options_file_yaml "$CONF/bench-dense.yaml" -n 400 -box 0,0,20.5,25 -steps 3000 -tile 4 "$@"
 }
-for sol in pbd pbdw; do
-check "$sol pile with -stress" run 2 rec.log -solver $sol -stress -stress_bands 5 -output pile -output_every 3000
-check "$sol pile, 1 rank" run 1 one.log -solver $sol -output none
-check "$sol pile, 3 ranks" run 3 three.log -solver $sol -output none
+for sol in pbd pbdw penalty; do
+opt=(-solver "$sol")
+# penalty: explicit springs, stable for h gamma < 1/2 (gamma = 1000): a smaller step, as long
+[ "$sol" = penalty ] && opt+=(-dt 2.5e-4 -steps 12000)
+check "$sol pile with -stress" run 2 rec.log "${opt[@]}" -stress -stress_bands 5 -output pile -output_every 3000
+check "$sol pile, 1 rank" run 1 one.log "${opt[@]}" -output none
+check "$sol pile, 3 ranks" run 3 three.log "${opt[@]}" -output none
 check "$sol: -stress changed the trajectory" same "$(digest rec.log)" "$(digest one.log)"
 check "$sol: 3 ranks give another digest" same "$(digest three.log)" "$(digest one.log)"
 

@@ -72,8 +72,9 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;
     bidisperse) [ "$value" = 0 ] && { echo 1.4; return; } ;;
     # a crowd has no periodic box to deform: test_granular.sh restarts a compression with
-    # another -deform_phi and another -periodic, test_shear.sh a shear with another rate
-    periodic | deform_rate | deform_phi | shear_rate) echo SKIP; return ;;
+    # another -deform_phi and another -periodic, test_shear.sh a shear with another rate,
+    # test_barostat.sh a pressure-controlled box with another target and tau
+    periodic | deform_rate | deform_phi | shear_rate | barostat | barostat_tau) echo SKIP; return ;;
     populations | sources) echo SKIP; return ;; # lists of names, whose own options follow:
     # test_evacuation.sh restarts with another population's or source's numbers
   esac

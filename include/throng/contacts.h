@@ -23,11 +23,16 @@ typedef struct {
   PetscBool   recFail; /* a failed allocation while recording, raised after the sweep     */
   /* the last printed sample, for the snapshot file's time series (io_h5md.c):
      sigma_xx, sigma_xy, sigma_yx, sigma_yy, p, phi, z, z_nr, nr, and its step (-1: none) */
-  PetscReal sample[9];
-  PetscInt  sampleStep;
+  PetscReal  sample[9];
+  PetscInt   sampleStep;
   PetscReal  S[4];  /* this rank's sum of Delta_j (x) l over the recorded projections   */
   PetscReal *band;  /* the same per horizontal band, 4 per band                           */
   PetscInt64 nproj; /* recorded projections that moved a disk                          */
+  /* -barostat (barostat.c): this rank's sum of Delta . l along the deformed axes, each
+     projection rounded to units of 2^-32 r_max^2 (an exact sum over the ranks)        */
+  PetscBool baro;
+  PetscReal baroW[2], baroScale;
+  uint64_t  baroSum;
 } Stress;
 
 typedef struct Sim Sim;
@@ -35,7 +40,7 @@ typedef struct Sim Sim;
 /* -stress, -stress_bands (RUN options: recording does not change a bit of the run). */
 PetscErrorCode StressSetFromOptions(Opt *o);
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p);
-/* Does the stepper record its contact forces (pbd, pngs, pbdw)? */
+/* Does the stepper record its contact forces (pbd, pngs, pbdw, penalty)? */
 PetscBool StressRecords(const char *solver);
 /* Should the step about to run be recorded (a progress step, or the last)? Sets on. */
 PetscErrorCode StressBeforeStep(Sim *s);
@@ -48,6 +53,10 @@ PetscErrorCode StressDestroy(Sim *s);
 /* One contact of a recorded step: Delta the displacement it gave its second disk (force
    Delta / h), l the branch vector from the first, ym the height of its midpoint. */
 void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym);
+/* A wall contact of the owned disk i: it moved the disk from (x0, y0) to (x, y) (force
+   (x - x0, y - y0) / h), r its radius; wall = the wall's index (walls, then segments). */
+void StressAddWall(Sim *s, PetscInt i, PetscInt64 wall, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y,
+                   PetscReal r);
 /* The same, also kept as a contact record when rec is on: i the owned disk's local index,
    ida and idb the ends' ids (ContactRec).                                              */
 void StressAddContact(Sim *s, PetscInt i, PetscInt64 ida, PetscInt64 idb, PetscReal dx, PetscReal dy, PetscReal lx,

@@ -46,6 +46,8 @@ typedef struct {
   PetscReal deformRate; /* -deform_rate e: periodic edges x (1 + e h) per step (deform.c) */
   PetscReal deformPhi;  /* -deform_phi f: ... until the packing fraction is f (0: never)  */
   PetscReal shearRate;  /* -shear_rate g: simple shear by Lees-Edwards images (deform.c)    */
+  PetscReal baroP;      /* -barostat p: a pressure-controlled box (barostat.c; 0: off)       */
+  PetscReal baroTau;    /* -barostat_tau: its time scale                                     */
   int       pbcAxes; /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
   PetscBool pbc[2];  /* ... as flags along x, y (periodic.c)                        */
   PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
