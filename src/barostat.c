@@ -71,6 +71,7 @@ PetscErrorCode BarostatSetFromOptions(Opt *o)
 {
   Params *p = o->p;
   PetscFunctionBeginUser;
+  p->baroTau = 10; /* the default: an empty box shrinks at the rate 0.1 */
   PetscCall(OptReal(o, OPT_PHYS, "-barostat",
                     "Pressure-controlled box: the periodic edges change at the rate (P - p) / (p tau), P the measured "
                     "pressure along them (0: off; docs/granular.md)",

@@ -117,7 +117,6 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->atol    = 1e-12;
   p->maxIt   = 1000;
   p->penalty = 1e3;
-  p->baroTau = 10; /* the box shrinks at most at the rate 0.1 (barostat.c) */
   p->active  = -1; /* default: the skin */
   p->tao     = PETSC_FALSE;
   p->monitor = PETSC_FALSE;
