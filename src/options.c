@@ -113,13 +113,14 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
   p->rtol    = 1e-10;
-  p->warm    = 0.98;
+  p->warm    = 1;
   p->atol    = 1e-12;
   p->maxIt   = 1000;
   p->penalty = 1e3;
   p->active  = -1; /* default: the skin */
   p->tao     = PETSC_FALSE;
   p->monitor = PETSC_FALSE;
+  p->warmBlend = 0.1; /* -pbdw_blend's kappa (warm.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -527,9 +528,14 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
   PetscCall(OptReal(o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
   PetscCall(OptInt(o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pbdw_warm",
-                    "pbdw: fraction of last step's contact multipliers applied first (0: PBD's sweep, twice; 1 is "
-                    "unstable in deep piles, docs/algorithm.md)",
+                    "pbdw: fraction of the warm start (last step's constraint displacements and multipliers) carried "
+                    "(0: PBD's sweep, twice)",
                     &p->warm, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-pbdw_blend",
+                    "pbdw: kappa; a disk's warm start is its last constraint displacement D blended with its "
+                    "multipliers along the current normals G, weight min(1, kappa r / largest multiplier) on G "
+                    "(docs/algorithm.md)",
+                    &p->warmBlend, NULL));
   PetscCall(
     OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",
@@ -860,6 +866,8 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
   PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
   PetscCheck(p->warm >= 0 && p->warm <= 1, comm, PETSC_ERR_USER_INPUT, "-pbdw_warm %g: must be in [0, 1]",
              (double)p->warm);
+  PetscCheck(p->warmBlend > 0 && PetscIsNormalReal(p->warmBlend), comm, PETSC_ERR_USER_INPUT,
+             "-pbdw_blend %g: must be > 0", (double)p->warmBlend);
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
              (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);

@@ -1,5 +1,5 @@
-/* warm — PBD with warm-started contact multipliers (-solver pbdw): a constraint error that
- * grows far less with the depth of the contact network.
+/* warm — PBD with a warm start (-solver pbdw): a constraint error that does not grow with
+ * the depth of the contact network.
  *
  * Why.  One PBD sweep (pbd.c) removes each overlap once, in the sweep's order.  In a pile
  * under gravity every disk is predicted down by h g, and only the floor is violated: the
@@ -10,33 +10,39 @@
  *
  * The scheme.  Each contact c (a pair, or a disk and a wall) carries a multiplier
  * lambda_c >= 0: the separation, in length, that the constraints made along its normal
- * in the last step.  A step is
+ * in the last step; each disk carries D_i, the displacement its constraints made in the
+ * last step (x_{k+1} - y_k).  A step is
  *   1. PBD's prediction y = x + h f(x);
- *   2. the warm start: every contact's theta lambda_c applied along its normal at the
- *      current positions (half to each disk of a pair), in the sweep's order; theta is
- *      -pbdw_warm (default 0.98);
+ *   2. the warm start: each disk moves by theta (D_i + a_i (G_i - D_i)), where
+ *      G_i = sum_c lambda_c n_c is its multipliers along the normals of the predicted
+ *      positions (half of a pair's to each disk), a_i = min(1, kappa r_i / lambda_max,i)
+ *      with lambda_max,i the largest multiplier the disk holds, theta = -pbdw_warm
+ *      (default 1) and kappa = -pbdw_blend (default 0.1); theta also scales every lambda;
  *   3. a symmetric sweep: PBD's order, then exactly the reverse order, where each
  *      constraint takes the clamped increment (project.h: ClampedIncrement)
  *          delta = max(-gap, -lambda_c),   lambda_c <- lambda_c + delta,
  *      moving the disk(s) by delta along the normal: an overlap is removed as PBD does,
  *      and a gap that the warm start opened is closed again, by at most what the
  *      contact's own multiplier pushed, so that a contact that opens lets its disks go.
- * With every lambda = 0 a step is PBD's prediction and two sweeps.  In a resting pile the
- * multipliers approach the contacts' loads; the warm start then cancels most of the
- * prediction, and the sweep only corrects the fraction 1 - theta of the load that was
- * not carried over.  This is the warm start of sequential-impulse solvers (accumulated,
- * clamped impulses carried between steps), in positions.
+ * With every lambda and D zero a step is PBD's prediction and two sweeps.
  *
- * Why theta < 1 and a symmetric sweep (docs/algorithm.md has the details).  For a fixed
- * set of active contacts the step is linear: with A = J J^T and B the Gauss-Seidel
- * iteration matrix of a sweep, the errors evolve with the roots z of
- *     z^2 - (1 + theta) mu z + theta mu = 0   for each eigenvalue mu of B.
- * theta = 0 is PBD (z = mu: stable, but slow modes near mu = 1 leave an error that grows
- * with the depth); theta = 1 gives |z| = sqrt(mu), fast, but a double root z = 1 where A
- * is singular (the self-stresses of a redundant packing such as the hexagonal one) and
- * |z| > 1 where mu is complex and near 1, as for a one-directional sweep.  The symmetric
- * sweep makes mu real; theta < 1 separates the double root.  Measured: theta = 0.99
- * diverges in the 1000-layer benchmark pile after ~450 steps, 0.98 does not.
+ * Why the blend (docs/algorithm.md has the analysis and the measurements).
+ *   - G alone (issue 18's warm start) is consistent, but the push it applies depends on
+ *     the current normals: at the bottom of a 1000-layer pile lambda is about 0.6 of a
+ *     diameter per step, and a sideways error dx turns into a push lambda dx / d — the
+ *     geometric stiffness of a compressed chain, which buckles it.  At theta = 1 the
+ *     1000-layer column diverged within 1000 steps; theta = 0.98 held it longer but
+ *     leaked (1 - theta) lambda per step, an error that grew with the depth.
+ *   - D alone does not depend on the current positions at all: a static pile is an exact
+ *     fixed point whatever the size of lambda, and the 1000- and 2000-layer columns stay
+ *     at 0.25 % of a diameter.  But D keeps the direction of old normals: where contacts
+ *     rotate (disks sliding round each other) that memory acts like inertia, and seed
+ *     000's 40 disks end in another arrangement (errors of 0.2-0.5 that do not shrink).
+ *   - The blend lets a disk follow G where its multipliers are small against its radius
+ *     (sliding crowds, seed 000's tests: a = 1, the consistent scheme) and D where they
+ *     are large (deep static piles: a ~ kappa r / lambda).  The difference D - G then
+ *     decays by a factor 1 - a per step, so D's memory is bounded and the step stays
+ *     first order (ctest -R "sliding|disks40_order_pbdw").
  *
  * The bookkeeping.  A contact's multiplier lives with its base disk: the disk of the
  * pair that the sweep visits first, i.e. the one whose cell holds the pair in its half
@@ -48,17 +54,22 @@
  * multiplier (as in PBD) and is counted (slot_overflow, in the summary).  After every
  * rebinning each owned disk gathers the multipliers of the pairs it is now the base of,
  * from its own slots or its partner's (a ghost's slots are its owner's, copied with the
- * halo), and drops the rest.
+ * halo), and drops the rest.  G is summed by a pass in the sweep's order that moves no
+ * disk: its sums ride on the sweep's halo exchanges in place of the positions, so a
+ * ghost's share reaches its owner in the same order on any number of ranks.  D is a
+ * field; within a step the position after the warm start (Z) is kept, and what the
+ * constraints moved is added to D before any rebinning (which may wrap a disk across a
+ * periodic side) and at the end.
  *
  * The skin.  The warm start and the first sweep can move disks further than a prediction;
- * after each, PBDRebinIfFar rebins (and the afterRebin hook rehomes the multipliers) if a
- * disk is further than -rebin_fraction x skin from its binning position, so that every
- * sweep starts inside the skin, as PBD's does.
+ * after each the disks are rebinned (and the multipliers rehomed) if one is further than
+ * -rebin_fraction x skin from its binning position, so that every sweep starts inside the
+ * skin, as PBD's does.
  *
- * The promises.  The slots are fields (particles.c) that migrate, are copied to ghosts
- * and are checkpointed, and they are in the state digest: restarts are exact.  The warm
- * start and both sweeps run in the order of PBDSweepCells (pbd.c), which depends on the
- * binning only, so the trajectory is bitwise the same on any number of ranks (ctest -R
+ * The promises.  The slots and D are fields (particles.c) that migrate and are
+ * checkpointed, and they are in the state digest: restarts are exact.  The passes run in
+ * the order of PBDSweepCells (pbd.c), which depends on the binning only, so the
+ * trajectory is bitwise the same on any number of ranks (ctest -R
  * "pile|decomposition").  What is proved and what is only measured: docs/algorithm.md. */
 #include <throng/sim.h>
 #include <throng/pbd.h>
@@ -74,6 +85,12 @@ typedef struct {
   uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
   PetscInt64 overflow;         /* contacts that found no free slot (this rank, the run) */
+  PetscInt   kd[2];            /* fields: the constraint displacement of the last step, D */
+  PetscInt   kz[2];            /* fields: where the warm start left the disk (within a step) */
+  PetscBool  inStep;           /* between the warm start and the end of the sweeps */
+  PetscReal *gx, *gy;          /* J^T lambda of every local disk (this step), capacity cap */
+  PetscInt   cap;
+  PetscReal *px, *py; /* the positions, while (p->x, p->y) point at (gx, gy) */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -210,16 +227,19 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
     for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = sl[q];
   }
 }
-/* The warm start of cell k: every multiplier its disks hold, applied along the normal of
-   the current positions (half to each disk of a pair), in the sweep's order. */
-static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
+/* The multipliers along the current normals, J^T lambda, summed into (gx, gy) for the
+   disks of cell k and their partners: a pass in the sweep's order that moves no disk.
+   (p->x, p->y) point at (gx, gy) during the pass, so that the halo exchanges between the
+   colours carry the sums of the ghosts back to their owners exactly as they carry the
+   positions of a sweep; the positions are in wm->px, wm->py. */
+static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
 {
-  Warm             *wm    = (Warm *)ctx;
-  const PetscReal   theta = s->prm.warm;
-  const Cells      *c     = &s->cells;
-  const Walls      *wl    = &s->walls;
-  Particles        *p     = &s->P;
-  PetscReal        *x = p->x, *y = p->y;
+  Warm             *wm = (Warm *)ctx;
+  const Cells      *c  = &s->cells;
+  const Walls      *wl = &s->walls;
+  Particles        *p  = &s->P;
+  const PetscReal  *x = wm->px, *y = wm->py;
+  PetscReal        *gx = p->x, *gy = p->y;
   const PetscInt64 *id = p->id;
   for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
     uint64_t sl[WARM_SLOTS], any = 0, pairs = 0;
@@ -229,37 +249,35 @@ static void WarmApplyCell(Sim *s, void *ctx, PetscInt k)
       pairs |= sl[q] && SlotKey(sl[q]) < WARM_WALL;
     }
     if (!any) continue;
-    double xi = x[i], yi = y[i];
+    const double xi = x[i], yi = y[i];
+    double       sx = 0, sy = 0;
     for (int q = 0; q < WARM_SLOTS; q++) { /* walls */
       const uint32_t key = SlotKey(sl[q]);
       if (!sl[q] || key < WARM_WALL) continue;
       const PetscInt t = (PetscInt)(key - WARM_WALL), g = t - wl->n; /* g >= 0: segment g */
-      const double   lam = theta * SlotLambda(sl[q]);
+      const double   lam = SlotLambda(sl[q]);
       double         nx, ny;
       if (g < 0) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
       else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
         continue;
-      xi += lam * nx;
-      yi += lam * ny;
+      sx += lam * nx;
+      sy += lam * ny;
     }
     if (pairs) CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
       {
         int          at;
-        const double lam = theta * SlotFind(sl, PairKey(id[j]), &at);
+        const double lam = SlotFind(sl, PairKey(id[j]), &at);
         if (at < 0) continue;
         const double dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
         if (!(d > 0)) continue;
         const double h = 0.5 * lam / d;
-        xi -= h * dx;
-        yi -= h * dy;
-        x[j] += h * dx;
-        y[j] += h * dy;
+        sx -= h * dx;
+        sy -= h * dy;
+        gx[j] += h * dx;
+        gy[j] += h * dy;
       }
-    x[i] = xi;
-    y[i] = yi;
-    if (theta != 1) /* what was applied is what the sweeps start from */
-      for (int q = 0; q < WARM_SLOTS; q++)
-        if (sl[q]) wm->slot[q][i] = SlotWord(SlotKey(sl[q]), theta * SlotLambda(sl[q]));
+    gx[i] += sx;
+    gy[i] += sy;
   }
 }
 
@@ -281,6 +299,75 @@ static void WarmRefresh(Sim *s, Warm *wm)
   DomainForwardOffsets(s->dom.ln[0], wm->fwd);
 }
 
+/* The displacement the constraints have made since the warm start, added to D: at the
+   end of the step, and before a rebinning (which may wrap a disk across a periodic side:
+   afterwards Z is set again from the wrapped position). */
+static void WarmAccumulate(Sim *s, Warm *wm, PetscBool reset)
+{
+  Particles *p  = &s->P;
+  PetscReal *dx = (PetscReal *)ParticlesField(p, wm->kd[0]), *dy = (PetscReal *)ParticlesField(p, wm->kd[1]);
+  PetscReal *zx = (PetscReal *)ParticlesField(p, wm->kz[0]), *zy = (PetscReal *)ParticlesField(p, wm->kz[1]);
+  for (PetscInt i = 0; i < p->n; i++) {
+    if (!reset) {
+      dx[i] += p->x[i] - zx[i];
+      dy[i] += p->y[i] - zy[i];
+    }
+    zx[i] = p->x[i];
+    zy[i] = p->y[i];
+  }
+}
+
+/* The warm start (the essay above): each owned disk moves by theta times a blend of D,
+   its constraints' displacement of the last step, and G = J^T lambda, the multipliers
+   along the current normals, with the weight a = min(1, kappa r_i / lambda_max,i) on G;
+   the same fraction theta of the multipliers is kept.  The ghosts follow. */
+static PetscErrorCode WarmStart(Sim *s, Warm *wm)
+{
+  const PetscReal theta = s->prm.warm, kappa = s->prm.warmBlend;
+  Particles      *p = &s->P;
+  const PetscInt  n = p->n + p->ng;
+
+  PetscFunctionBeginUser;
+  if (n > wm->cap) {
+    PetscCall(PetscFree2(wm->gx, wm->gy));
+    wm->cap = PetscMax(n, wm->cap + wm->cap / 2);
+    PetscCall(PetscMalloc2(wm->cap, &wm->gx, wm->cap, &wm->gy));
+  }
+  PetscCall(PetscArrayzero(wm->gx, n));
+  PetscCall(PetscArrayzero(wm->gy, n));
+  wm->px = p->x, wm->py = p->y; /* G rides on the halo exchanges of a sweep: */
+  p->x = wm->gx, p->y = wm->gy;
+  if (s->dom.nnbr) PetscCall(HaloForward(&s->dom, p, &s->halo)); /* the ghosts' G and its reference */
+  PetscCall(PBDSweepCells(s, WarmGatherCell, wm, PETSC_FALSE));
+  p->x = wm->px, p->y = wm->py;
+
+  PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  PetscReal *dx = (PetscReal *)ParticlesField(p, wm->kd[0]), *dy = (PetscReal *)ParticlesField(p, wm->kd[1]);
+  PetscReal *zx = (PetscReal *)ParticlesField(p, wm->kz[0]), *zy = (PetscReal *)ParticlesField(p, wm->kz[1]);
+  for (PetscInt i = 0; i < p->n; i++) {
+    double lmax = 0;
+    for (int q = 0; q < WARM_SLOTS; q++) {
+      const uint64_t w = wm->slot[q][i];
+      if (w) {
+        const double l = SlotLambda(w);
+        lmax           = l > lmax ? l : lmax;
+        if (theta != 1) wm->slot[q][i] = SlotWord(SlotKey(w), theta * l);
+      }
+    }
+    const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
+    dx[i]          = theta * (dx[i] + a * (wm->gx[i] - dx[i]));
+    dy[i]          = theta * (dy[i] + a * (wm->gy[i] - dy[i]));
+    p->x[i] += dx[i];
+    p->y[i] += dy[i];
+    zx[i] = p->x[i];
+    zy[i] = p->y[i];
+  }
+  PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
+  wm->inStep = PETSC_TRUE;
+  PetscCall(PBDSettle(s)); /* the sweep starts within the skin, and the ghosts follow */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PBDWStep(Sim *s)
 {
   Warm *wm = WarmOf(s);
@@ -288,13 +375,14 @@ static PetscErrorCode PBDWStep(Sim *s)
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);       /* after a restore, which does not rebin */
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
-  if (s->prm.warm > 0) {
-    PetscCall(PBDSweepCells(s, WarmApplyCell, wm, PETSC_FALSE));
-    PetscCall(PBDRebinIfFar(s)); /* the warm start moved the disks: keep the sweep exact */
-  }
+  WarmRefresh(s, wm);
+  if (s->prm.warm > 0) PetscCall(WarmStart(s, wm));
+  else wm->inStep = PETSC_TRUE, WarmAccumulate(s, wm, PETSC_TRUE);
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
   PetscCall(PBDRebinIfFar(s));
   PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
+  WarmAccumulate(s, wm, PETSC_FALSE);
+  wm->inStep = PETSC_FALSE;
   s->sol.iterations += 2;
   s->sol.lastIts = 2;
   s->sol.maxIts  = 2;
@@ -389,6 +477,10 @@ static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
     PetscCall(PetscSNPrintf(name, sizeof(name), "warm_c%d", q));
     PetscCall(ParticlesRegisterField(&s->P, name, FIELD_INT64, flags, &wm->ks[q]));
   }
+  PetscCall(ParticlesRegisterField(&s->P, "warm_dx", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kd[0]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_dy", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kd[1]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_zx", FIELD_REAL, FIELD_MIGRATES, &wm->kz[0]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_zy", FIELD_REAL, FIELD_MIGRATES, &wm->kz[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -409,6 +501,16 @@ static PetscErrorCode WarmCheckKeys(Sim *s, void *ctx)
              "-solver pbdw keys contacts in 32 bits: disk ids below 2^31 - 1 and fewer than 2^31 walls (largest id "
              "%" PetscInt64_FMT ")",
              big);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before a rebinning inside a step: what the constraints moved so far goes into D (the
+   migration may wrap the positions); after it, Z is the wrapped position. */
+static PetscErrorCode WarmBeforeRebin(Sim *s, void *ctx)
+{
+  Warm *wm = (Warm *)ctx;
+  PetscFunctionBeginUser;
+  if (wm->inStep) WarmAccumulate(s, wm, PETSC_FALSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -456,6 +558,7 @@ static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
   for (PetscInt i = 0; i < p->n; i++)
     for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = tmp[(size_t)WARM_SLOTS * i + q];
   PetscCall(PetscFree(tmp));
+  if (wm->inStep) WarmAccumulate(s, wm, PETSC_TRUE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -473,6 +576,14 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
     for (PetscInt i = 0; i < p->n; i++)
       if (sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h);
   }
+  for (int a = 0; a < 2; a++) { /* D, bitwise */
+    const PetscReal *v = (const PetscReal *)ParticlesField(p, wm->kd[a]);
+    for (PetscInt i = 0; i < p->n; i++) {
+      uint64_t b;
+      memcpy(&b, &v[i], sizeof(b));
+      if (b) DigestRecord((uint64_t)p->id[i] + ((uint64_t)(a + 1) << 44), 0, b, h);
+    }
+  }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
   dg->h[1] += h[1];
@@ -484,6 +595,7 @@ static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
   Warm *wm = (Warm *)ctx;
   (void)s;
   PetscFunctionBeginUser;
+  PetscCall(PetscFree2(wm->gx, wm->gy));
   PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -495,13 +607,14 @@ PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   *on = strcmp(prm->solver, "pbdw") == 0 ? PETSC_TRUE : PETSC_FALSE;
   if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&wm));
-  m->name       = "warm";
-  m->ctx        = wm;
-  m->setUp      = WarmSetUp;
-  m->created    = WarmCheckKeys;
-  m->restored   = WarmCheckKeys;
-  m->afterRebin = WarmAfterRebin;
-  m->digest     = WarmDigest;
-  m->destroy    = WarmDestroy;
+  m->name        = "warm";
+  m->ctx         = wm;
+  m->setUp       = WarmSetUp;
+  m->created     = WarmCheckKeys;
+  m->restored    = WarmCheckKeys;
+  m->beforeRebin = WarmBeforeRebin;
+  m->afterRebin  = WarmAfterRebin;
+  m->digest      = WarmDigest;
+  m->destroy     = WarmDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

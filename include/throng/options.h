@@ -66,7 +66,8 @@ typedef struct {
   PetscReal rtol, atol; /* -solver_rtol, -solver_atol: stopping rule of pngs and pgs  */
   PetscInt  maxIt;      /* -solver_max_it: iteration limit of pngs and pgs per step   */
   PetscReal penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
-  PetscReal warm;       /* -pbdw_warm: fraction of the contact multipliers carried    */
+  PetscReal warm;       /* -pbdw_warm: fraction of the warm start carried (default 1)  */
+  PetscReal warmBlend;  /* -pbdw_blend: kappa of the warm start's blend (warm.c)     */
   PetscReal active;     /* -pgs_active: linearise pairs and walls with gap < this     */
   PetscBool tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
   PetscBool monitor;    /* -solver_monitor: a line per step (iterations, residual)    */

@@ -30,7 +30,7 @@ typedef struct {
 
 /* The core fields, registered by ParticlesCreate in this order. */
 enum { PF_ID, PF_X, PF_Y, PF_R, PF_XB, PF_YB, PF_NCORE };
-#define PARTICLES_MAX_FIELDS 16
+#define PARTICLES_MAX_FIELDS 24
 
 typedef struct {
   PetscInt n;   /* owned disks, indices [0, n)                              */
