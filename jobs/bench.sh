@@ -4,12 +4,14 @@
 # and LAMMPS on the same scene in the same run as the yardstick: gran/hooke contacts with
 # viscous damping, lattice hex at contact, fix gravity, a granular floor and side walls,
 # skin 0.1 d, 2-D.  Two tables:
-#   1. equal steps: the same number of steps of h = 1e-3 (throng PBD; LAMMPS kn 2000,
-#      dt 1e-3), whatever the accuracy: particle-steps/s per core, resident bytes per disk;
-#   2. equal accuracy (issue 18): the same simulated time T = 1, each code with the
+#   1. equal steps: the same number of steps of h = 1e-3 (throng PBD and pbdw; LAMMPS kn
+#      2000, dt 1e-3), whatever the accuracy: particle-steps/s per core, resident bytes
+#      per disk, and what a pbdw step costs in PBD steps (issue 30: goal <= 2);
+#   2. equal accuracy (issues 18, 30): the same simulated time T = 1, each code with the
 #      cheapest parameters of those tried whose largest overlap over the run stays
-#      <= 1 % of a diameter: throng -solver pbdw at h = 5e-4 (its overlap: the summary's
-#      max_overlap, measured every 10 steps); LAMMPS kn 12000, gamma_n 122, dt 4e-4 (its
+#      <= 1 % of a diameter: throng -solver pbdw at h = 2.5e-3 (its overlap: the summary's
+#      max_overlap, measured every 10 steps; 0.25 % at h = 1e-3, 0.51 % at 2e-3, 0.64 % at
+#      2.5e-3, 1.01 % at 4e-3 in a 1000-layer column); LAMMPS kn 12000, gamma_n 122, dt 4e-4 (its
 #      overlap measured by LAMMPS itself every 10 steps: 1 - the smallest pair distance
 #      (compute pair/local dist), and the floor and side walls' penetration).  Prints the
 #      time to solution, particle-steps/s and the overlap reached, on 1 and 2 ranks.
@@ -96,26 +98,30 @@ throng_run() { # ranks, steps, options... -> "rate bytes/disk bytes/disk-above-s
 echo "bench: dense scene, $N disks ($COLS per row), $STEPS steps; machine: $(nproc) cores"
 read -r T1 B1 A1 _ _ < <(throng_run 1 "$STEPS")
 read -r T2 B2 A2 _ _ < <(throng_run 2 "$STEPS")
+read -r W1 _ _ _ _ < <(throng_run 1 "$STEPS" -solver pbdw)
+read -r W2 _ _ _ _ < <(throng_run 2 "$STEPS" -solver pbdw)
 read -r LN L1 _ _ < <(lammps_rate 1 2000.0 50.0 0.001 "$STEPS" "$STEPS")
 read -r _ L2 _ _ < <(lammps_rate 2 2000.0 50.0 0.001 "$STEPS" "$STEPS")
 echo "1. equal steps (h = 1e-3, accuracy not matched)"
-awk -v t1="$T1" -v t2="$T2" -v l1="$L1" -v l2="$L2" -v b1="$B1" -v b2="$B2" -v a1="$A1" -v a2="$A2" -v ln="$LN" -v n="$N" 'BEGIN {
+awk -v w1="$W1" -v w2="$W2" -v t1="$T1" -v t2="$T2" -v l1="$L1" -v l2="$L2" -v b1="$B1" -v b2="$B2" -v a1="$A1" -v a2="$A2" -v ln="$LN" -v n="$N" 'BEGIN {
   printf "%-28s %16s %20s %9s\n", "code (disks)", "1 rank [ps/s]", "2 ranks [ps/s/core]", "2r / 1r"
   printf "%-28s %16.4e %20.4e %9.3f\n", "throng PBD (" n ")", t1, t2 / 2, t2 / t1
+  printf "%-28s %16.4e %20.4e %9.3f\n", "throng pbdw (" n ")", w1, w2 / 2, (w1 > 0 ? w2 / w1 : 0)
   printf "%-28s %16.4e %20.4e %9.3f\n", "LAMMPS gran/hooke (" ln ")", l1, l2 / 2, (l1 > 0 ? l2 / l1 : 0)
   printf "throng resident bytes per disk: 1 rank %.0f (%.0f above the start-up footprint), 2 ranks %.0f (%.0f)\n", b1, a1, b2, a2
   if (l1 > 0) printf "throng / LAMMPS per core: %.2f on 1 rank, %.2f on 2 ranks\n", t1 / l1, (l2 > 0 ? t2 / l2 : 0)
+  if (w1 > 0 && w2 > 0) printf "a pbdw step costs %.2f PBD steps on 1 rank, %.2f on 2 ranks\n", t1 / w1, t2 / w2
 }'
 [ "${EQUAL_ACCURACY:-1}" = 1 ] || exit 0
-# 2. equal accuracy: T = 1; throng pbdw h = 5e-4 (2000 steps), LAMMPS kn 12000, dt 4e-4 (2500 steps)
-read -r E1 _ _ S1 O1 < <(throng_run 1 2000 -dt 5e-4 -solver pbdw -overlap_every 10)
-read -r E2 _ _ S2 O2 < <(throng_run 2 2000 -dt 5e-4 -solver pbdw -overlap_every 10)
+# 2. equal accuracy: T = 1; throng pbdw h = 2.5e-3 (400 steps), LAMMPS kn 12000, dt 4e-4 (2500 steps)
+read -r E1 _ _ S1 O1 < <(throng_run 1 400 -dt 2.5e-3 -solver pbdw -overlap_every 10)
+read -r E2 _ _ S2 O2 < <(throng_run 2 400 -dt 2.5e-3 -solver pbdw -overlap_every 10)
 read -r _ M1 Q1 P1 < <(lammps_rate 1 12000.0 122.0 0.0004 2500 10)
 read -r _ M2 Q2 P2 < <(lammps_rate 2 12000.0 122.0 0.0004 2500 10)
 echo "2. equal accuracy: simulated time T = 1, largest overlap over the run <= 1 % of a diameter"
 awk -v e1="$E1" -v e2="$E2" -v s1="$S1" -v s2="$S2" -v o1="$O1" -v o2="$O2" -v m1="$M1" -v m2="$M2" -v q1="$Q1" -v q2="$Q2" -v p1="$P1" -v p2="$P2" 'BEGIN {
   printf "%-40s %10s %10s %14s %14s %12s %12s\n", "code", "1r [s]", "2r [s]", "1r [ps/s]", "2r [ps/s/core]", "overlap 1r", "overlap 2r"
-  printf "%-40s %10.1f %10.1f %14.4e %14.4e %12.3e %12.3e\n", "throng pbdw, h 5e-4, 2000 steps", s1, s2, e1, e2 / 2, o1, o2
+  printf "%-40s %10.1f %10.1f %14.4e %14.4e %12.3e %12.3e\n", "throng pbdw, h 2.5e-3, 400 steps", s1, s2, e1, e2 / 2, o1, o2
   printf "%-40s %10.1f %10.1f %14.4e %14.4e %12.3e %12.3e\n", "LAMMPS kn 12000, dt 4e-4, 2500 steps", q1, q2, m1, m2 / 2, p1, p2
   if (s1 > 0 && q1 > 0) printf "time to solution, LAMMPS / throng: %.2f on 1 rank, %.2f on 2 ranks\n", q1 / s1, (s2 > 0 ? q2 / s2 : 0)
   if (o1 > 0.01 || o2 > 0.01 || p1 > 0.01 || p2 > 0.01) print "NOTE: an overlap above 1 % of a diameter: that row is not at the target accuracy"

@@ -6,6 +6,7 @@
  * row-major order, id order inside a cell, as records of the fields registered
  * FIELD_GHOSTED (particles.c: id, x, y, r and any other), with the position (x, y) that
  * of the owner's binning, (xb, yb) — so the receiver bins them into the same cells of its ring
+ * (and keeps it as the ghost's xb, yb: warm.c builds its contact list from binning positions)
  * — and appended after the owned disks; a forward exchange then brings their current
  * positions (after a restart these differ from the binning positions).  The send list
  * (owned index of every sent entry) and the receive list (ghost index of every received
@@ -204,6 +205,10 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
     PetscCall(CellsBinGhosts(d, p, c, gcell, h->perm));
   }
   for (PetscInt j = 0; j < nr; j++) h->recvIdx[h->perm[j]] = p->n + j;
+  for (PetscInt g = p->n; g < p->n + p->ng; g++) { /* the ghosts keep their binning positions too */
+    p->xb[g] = p->x[g];
+    p->yb[g] = p->y[g];
+  }
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
   PetscCall(HaloForward(d, p, h)); /* current positions (they differ from xb after a restart) */
   PetscFunctionReturn(PETSC_SUCCESS);

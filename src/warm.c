@@ -81,6 +81,11 @@
 #define WARM_WALL  0x80000000u /* keys from here on: walls (half-planes, then segments) */
 
 typedef struct {
+  int32_t j; /* a pair: the partner's index; a wall: -1 - its index (half-planes, then segments) */
+  int32_t q; /* the contact's slot in its base disk, or -1 (none was free) */
+} WarmEntry;
+
+typedef struct {
   PetscInt   ks[WARM_SLOTS];   /* fields: the contact slots */
   uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
@@ -91,6 +96,10 @@ typedef struct {
   PetscReal *gx, *gy;          /* J^T lambda of every local disk (this step), capacity cap */
   PetscInt   cap;
   PetscReal *px, *py; /* the positions, while (p->x, p->y) point at (gx, gy) */
+  WarmEntry *ent;              /* the contact list, in the sweep's order (WarmListBuild) */
+  PetscInt   ecap, lcap;
+  int32_t   *lb, *lw, *le;     /* owned disk i's entries: walls [lb, lw), pairs [lw, le) */
+  PetscBool  listOK;           /* built since the last binning */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -138,95 +147,173 @@ static inline void SlotStore(uint64_t *sl, int at, uint32_t key, double lambda, 
   (*overflow)++;
 }
 
-/* The clamped increment of one constraint with gap g and gradient (nx, ny) of disk i. */
-static inline void WarmWall(double *x, double *y, double g, double nx, double ny, uint64_t *sl, uint32_t key,
-                            PetscInt64 *overflow)
-{
-  int          at;
-  const double lam = SlotFind(sl, key, &at);
-  if (at < 0 && g >= 0) return;
-  const double delta = ClampedIncrement(g, lam);
-  *x += delta * nx;
-  *y += delta * ny;
-  SlotStore(sl, at, key, lam + delta, overflow);
-}
-
-/* The clamped increment of the pair (i, j), s = r_i + r_j: half of it moves each disk. */
-static inline void WarmPair(double *xi, double *yi, double *xj, double *yj, double s, int64_t idi, int64_t idj,
-                            uint64_t *sl, uint32_t key, PetscInt64 *overflow)
-{
-  const double dx = *xj - *xi, dy = *yj - *yi, d2 = dx * dx + dy * dy;
-  int          at;
-  const double lam = SlotFind(sl, key, &at);
-  if (at < 0 && d2 >= s * s) return;
-  const double d = sqrt(d2), gap = d - s, delta = ClampedIncrement(gap, lam);
-  if (d > 0) {
-    const double c = 0.5 * delta / d;
-    *xi -= c * dx;
-    *yi -= c * dy;
-    *xj += c * dx;
-    *yj += c * dy;
-  } else { /* coincident centres: along x, the lower id to -x (as ProjectPair) */
-    const double h = 0.5 * delta;
-    if (idi < idj) *xi -= h, *xj += h;
-    else *xi += h, *xj -= h;
-  }
-  SlotStore(sl, at, key, lam + delta, overflow);
-}
-
 static inline uint32_t PairKey(int64_t id) { return (uint32_t)(id + 1); }
+static void            WarmRefresh(Sim *s, Warm *wm);
 
-/* The clamped increments of disk i's walls in cell k (half-planes, then the segments
-   near k; rev: in the opposite order). */
-static inline void WarmWalls(Warm *wm, const Walls *wl, PetscInt k, double *xi, double *yi, double ri, uint64_t *sl,
-                             PetscBool rev)
+/* A slot's word that keeps its key whatever lambda is: a contact of the list keeps its
+   slot until the next rebinning, also while its multiplier is 0. */
+static inline uint64_t KeyWord(uint64_t old, double lambda)
 {
-  const PetscInt nh = wl->n, ns = wl->segBeg[k + 1] - wl->segBeg[k];
-  for (PetscInt q = 0; q < nh + ns; q++) {
-    const PetscInt t = rev ? nh + ns - 1 - q : q;
-    if (t < nh) {
-      const double *h = &wl->w[3 * t];
-      WarmWall(xi, yi, h[0] * *xi + h[1] * *yi - h[2] - ri, h[0], h[1], sl, WARM_WALL + (uint32_t)t, &wm->overflow);
-    } else {
-      const PetscInt g = wl->segIdx[wl->segBeg[k] + t - nh];
-      double         nx, ny;
-      const double   d = SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, *xi, *yi, &nx, &ny);
-      if (d < PETSC_INFINITY) WarmWall(xi, yi, d - ri, nx, ny, sl, WARM_WALL + (uint32_t)(nh + g), &wm->overflow);
+  float    f = (float)lambda;
+  uint32_t b;
+  if (!(f > 0)) f = 0;
+  memcpy(&b, &f, sizeof(b));
+  return (old & 0xffffffff00000000ull) | b;
+}
+
+/* The slot of `key` among disk i's, reserved (with lambda 0) if it has none; -1 if all
+   are taken (the contact is then projected without a multiplier, as in PBD). */
+static int SlotReserve(uint64_t *const *slot, PetscInt i, uint32_t key, PetscInt64 *overflow)
+{
+  for (int q = 0; q < WARM_SLOTS; q++)
+    if (SlotKey(slot[q][i]) == key) return q;
+  for (int q = 0; q < WARM_SLOTS; q++)
+    if (!slot[q][i]) {
+      slot[q][i] = (uint64_t)key << 32;
+      return q;
     }
+  (*overflow)++;
+  return -1;
+}
+
+static PetscErrorCode WarmListAdd(Warm *wm, PetscInt *ne, int32_t j, int q)
+{
+  PetscFunctionBeginUser;
+  if (*ne == wm->ecap) {
+    wm->ecap = PetscMax(1024, 2 * wm->ecap);
+    PetscCall(PetscRealloc(sizeof(WarmEntry) * (size_t)wm->ecap, &wm->ent));
   }
+  wm->ent[*ne].j = j;
+  wm->ent[*ne].q = q;
+  (*ne)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The contact list (the essay): for each owned disk, in the order of the sweep, the
+   walls and then the pairs of its half stencil that are closer than the skin at the
+   binning positions (the ghosts' too: halo.c), each with its slot. */
+static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
+{
+  const Domain    *d    = &s->dom;
+  const Cells     *c    = &s->cells;
+  const Walls     *wl   = &s->walls;
+  const Particles *p    = &s->P;
+  const PetscReal  skin = s->prm.skin, *xb = p->xb, *yb = p->yb, *r = p->r;
+  PetscInt         ne   = 0;
+
+  PetscFunctionBeginUser;
+  WarmRefresh(s, wm);
+  if (p->n + 1 > wm->lcap) {
+    PetscCall(PetscFree3(wm->lb, wm->lw, wm->le));
+    wm->lcap = PetscMax(p->n + 1, wm->lcap + wm->lcap / 2);
+    PetscCall(PetscMalloc3(wm->lcap, &wm->lb, wm->lcap, &wm->lw, wm->lcap, &wm->le));
+  }
+  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
+    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
+      const PetscInt k = DomainLocalCell(d, cx, cy);
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        wm->lb[i] = (int32_t)ne;
+        if (s->wallMask[k]) {
+          const PetscInt nh = wl->n;
+          for (PetscInt t = 0; t < nh; t++) {
+            const double *h = &wl->w[3 * t];
+            if (h[0] * xb[i] + h[1] * yb[i] - h[2] - r[i] < skin)
+              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - t), SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)t, &wm->overflow)));
+          }
+          for (PetscInt q = wl->segBeg[k]; q < wl->segBeg[k + 1]; q++) {
+            const PetscInt g = wl->segIdx[q];
+            double         nx, ny;
+            const double   dd = SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xb[i], yb[i], &nx, &ny);
+            if (dd < PETSC_INFINITY && dd - r[i] < skin)
+              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - (nh + g)),
+                                    SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)(nh + g), &wm->overflow)));
+          }
+        }
+        wm->lw[i] = (int32_t)ne;
+        CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
+        {
+          const double dx = xb[j] - xb[i], dy = yb[j] - yb[i], cut = r[i] + r[j] + skin;
+          if (dx * dx + dy * dy < cut * cut)
+            PetscCall(WarmListAdd(wm, &ne, (int32_t)j, SlotReserve(wm->slot, i, PairKey(p->id[j]), &wm->overflow)));
+        }
+        wm->le[i] = (int32_t)ne;
+      }
+    }
+  PetscCheck(ne < INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-solver pbdw: more than 2^31 contacts on one rank");
+  wm->listOK = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The clamped increment of wall entry t (-1 - its code) of disk i at (xi, yi). */
+static inline void ListWall(const Walls *wl, uint64_t *const *slot, const WarmEntry *E, PetscInt i, double ri,
+                            double *xi, double *yi)
+{
+  const PetscInt t = -1 - E->j;
+  double         g, nx, ny;
+  if (t < wl->n) {
+    const double *h = &wl->w[3 * t];
+    nx = h[0], ny = h[1], g = h[0] * *xi + h[1] * *yi - h[2] - ri;
+  } else {
+    const PetscInt sg = t - wl->n;
+    const double   dd = SegmentGapNormal(&wl->seg[4 * sg], &wl->nrm[2 * sg], wl->depth, *xi, *yi, &nx, &ny);
+    if (!(dd < PETSC_INFINITY)) return;
+    g = dd - ri;
+  }
+  const double lam = E->q >= 0 ? SlotLambda(slot[E->q][i]) : 0;
+  if (!(lam > 0) && g >= 0) return;
+  const double delta = ClampedIncrement(g, lam);
+  *xi += delta * nx;
+  *yi += delta * ny;
+  if (E->q >= 0) slot[E->q][i] = KeyWord(slot[E->q][i], lam + delta);
 }
 
 /* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
-   of the half stencil (CELLS_FOR_PARTNERS), each with its clamped increment.  The
+   of the half stencil, each with its clamped increment (contact list order).  The
    reverse sweep visits the same constraints in exactly the opposite order. */
 static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
 {
   const Cells      *c = &s->cells;
+  const Walls      *wl = &s->walls;
   Particles        *p = &s->P;
   PetscReal        *x = p->x, *y = p->y;
   const PetscReal  *r  = p->r;
   const PetscInt64 *id = p->id;
+  uint64_t *const  *slot = wm->slot;
   const PetscInt    b = c->beg[k], e = c->end[k];
   for (PetscInt ii = b; ii < e; ii++) {
-    const PetscInt i = rev ? e - 1 - (ii - b) : ii;
-    uint64_t       sl[WARM_SLOTS];
-    double         xi = x[i], yi = y[i];
-    for (int q = 0; q < WARM_SLOTS; q++) sl[q] = wm->slot[q][i];
-    if (!rev && s->wallMask[k]) WarmWalls(wm, &s->walls, k, &xi, &yi, r[i], sl, rev);
-    for (int f = 0; f < 5; f++) {
-      const int      ff = rev ? 3 - f : f - 1; /* -1: the same cell */
-      const PetscInt jb = ff < 0 ? i + 1 : c->beg[k + wm->fwd[ff]], je = c->end[ff < 0 ? k : k + wm->fwd[ff]];
-      for (PetscInt jj = jb; jj < je; jj++) {
-        const PetscInt j = rev ? je - 1 - (jj - jb) : jj;
-        WarmPair(&xi, &yi, &x[j], &y[j], r[i] + r[j], id[i], id[j], sl, PairKey(id[j]), &wm->overflow);
+    const PetscInt   i  = rev ? e - 1 - (ii - b) : ii;
+    const PetscInt   wb = wm->lb[i], pb = wm->lw[i], pe = wm->le[i];
+    const WarmEntry *E  = wm->ent;
+    double           xi = x[i], yi = y[i];
+    if (!rev)
+      for (PetscInt t = wb; t < pb; t++) ListWall(wl, slot, &E[t], i, r[i], &xi, &yi);
+    for (PetscInt tt = 0; tt < pe - pb; tt++) {
+      const WarmEntry *en = &E[rev ? pe - 1 - tt : pb + tt];
+      const PetscInt   j  = en->j;
+      const double     dx = x[j] - xi, dy = y[j] - yi, d2 = dx * dx + dy * dy, sum = r[i] + r[j];
+      const double     lam = en->q >= 0 ? SlotLambda(slot[en->q][i]) : 0;
+      if (!(lam > 0) && d2 >= sum * sum) continue;
+      const double d = sqrt(d2), delta = ClampedIncrement(d - sum, lam);
+      if (d > 0) {
+        const double cc = 0.5 * delta / d;
+        xi -= cc * dx;
+        yi -= cc * dy;
+        x[j] += cc * dx;
+        y[j] += cc * dy;
+      } else { /* coincident centres: along x, the lower id to -x (as ProjectPair) */
+        const double h = 0.5 * delta;
+        if (id[i] < id[j]) xi -= h, x[j] += h;
+        else xi += h, x[j] -= h;
       }
+      if (en->q >= 0) slot[en->q][i] = KeyWord(slot[en->q][i], lam + delta);
     }
-    if (rev && s->wallMask[k]) WarmWalls(wm, &s->walls, k, &xi, &yi, r[i], sl, rev);
+    if (rev)
+      for (PetscInt t = pb - 1; t >= wb; t--) ListWall(wl, slot, &E[t], i, r[i], &xi, &yi);
     x[i] = xi;
     y[i] = yi;
-    for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = sl[q];
   }
 }
+
 /* The multipliers along the current normals, J^T lambda, summed into (gx, gy) for the
    disks of cell k and their partners: a pass in the sweep's order that moves no disk.
    (p->x, p->y) point at (gx, gy) during the pass, so that the halo exchanges between the
@@ -234,41 +321,33 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
    positions of a sweep; the positions are in wm->px, wm->py. */
 static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
 {
-  Warm             *wm = (Warm *)ctx;
-  const Cells      *c  = &s->cells;
-  const Walls      *wl = &s->walls;
-  Particles        *p  = &s->P;
-  const PetscReal  *x = wm->px, *y = wm->py;
-  PetscReal        *gx = p->x, *gy = p->y;
-  const PetscInt64 *id = p->id;
+  Warm            *wm = (Warm *)ctx;
+  const Cells     *c  = &s->cells;
+  const Walls     *wl = &s->walls;
+  Particles       *p  = &s->P;
+  const PetscReal *x = wm->px, *y = wm->py;
+  PetscReal       *gx = p->x, *gy = p->y;
+  uint64_t *const *slot = wm->slot;
   for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-    uint64_t sl[WARM_SLOTS], any = 0, pairs = 0;
-    for (int q = 0; q < WARM_SLOTS; q++) {
-      sl[q] = wm->slot[q][i];
-      any |= sl[q];
-      pairs |= sl[q] && SlotKey(sl[q]) < WARM_WALL;
-    }
-    if (!any) continue;
-    const double xi = x[i], yi = y[i];
-    double       sx = 0, sy = 0;
-    for (int q = 0; q < WARM_SLOTS; q++) { /* walls */
-      const uint32_t key = SlotKey(sl[q]);
-      if (!sl[q] || key < WARM_WALL) continue;
-      const PetscInt t = (PetscInt)(key - WARM_WALL), g = t - wl->n; /* g >= 0: segment g */
-      const double   lam = SlotLambda(sl[q]);
-      double         nx, ny;
-      if (g < 0) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
-      else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
-        continue;
-      sx += lam * nx;
-      sy += lam * ny;
-    }
-    if (pairs) CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
-      {
-        int          at;
-        const double lam = SlotFind(sl, PairKey(id[j]), &at);
-        if (at < 0) continue;
-        const double dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
+    const PetscInt wb = wm->lb[i], pb = wm->lw[i], pe = wm->le[i];
+    const double   xi = x[i], yi = y[i];
+    double         sx = 0, sy = 0;
+    for (PetscInt t = wb; t < pe; t++) {
+      const WarmEntry *en = &wm->ent[t];
+      if (en->q < 0) continue;
+      const double lam = SlotLambda(slot[en->q][i]);
+      if (!(lam > 0)) continue;
+      if (t < pb) { /* a wall */
+        const PetscInt w = -1 - en->j, g = w - wl->n; /* g >= 0: segment g */
+        double         nx, ny;
+        if (g < 0) nx = wl->w[3 * w], ny = wl->w[3 * w + 1];
+        else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
+          continue;
+        sx += lam * nx;
+        sy += lam * ny;
+      } else {
+        const PetscInt j  = en->j;
+        const double   dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
         if (!(d > 0)) continue;
         const double h = 0.5 * lam / d;
         sx -= h * dx;
@@ -276,6 +355,7 @@ static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
         gx[j] += h * dx;
         gy[j] += h * dy;
       }
+    }
     gx[i] += sx;
     gy[i] += sy;
   }
@@ -335,6 +415,7 @@ static PetscErrorCode WarmStart(Sim *s, Warm *wm)
   }
   PetscCall(PetscArrayzero(wm->gx, n));
   PetscCall(PetscArrayzero(wm->gy, n));
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
   wm->px = p->x, wm->py = p->y; /* G rides on the halo exchanges of a sweep: */
   p->x = wm->gx, p->y = wm->gy;
   if (s->dom.nnbr) PetscCall(HaloForward(&s->dom, p, &s->halo)); /* the ghosts' G and its reference */
@@ -351,7 +432,7 @@ static PetscErrorCode WarmStart(Sim *s, Warm *wm)
       if (w) {
         const double l = SlotLambda(w);
         lmax           = l > lmax ? l : lmax;
-        if (theta != 1) wm->slot[q][i] = SlotWord(SlotKey(w), theta * l);
+        if (theta != 1) wm->slot[q][i] = KeyWord(w, theta * l);
       }
     }
     const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
@@ -378,8 +459,10 @@ static PetscErrorCode PBDWStep(Sim *s)
   WarmRefresh(s, wm);
   if (s->prm.warm > 0) PetscCall(WarmStart(s, wm));
   else wm->inStep = PETSC_TRUE, WarmAccumulate(s, wm, PETSC_TRUE);
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm)); /* a rebinning since the last pass */
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
   PetscCall(PBDRebinIfFar(s));
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
   PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
   WarmAccumulate(s, wm, PETSC_FALSE);
   wm->inStep = PETSC_FALSE;
@@ -439,7 +522,7 @@ static PetscErrorCode PBDWReport(Sim *s)
   PetscFunctionBeginUser;
   WarmArrays(s, wm);
   for (PetscInt i = 0; i < s->P.n; i++)
-    for (int q = 0; q < WARM_SLOTS; q++) v[1] += wm->slot[q][i] != 0;
+    for (int q = 0; q < WARM_SLOTS; q++) v[1] += (uint32_t)wm->slot[q][i] != 0; /* lambda > 0 */
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, v, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
   PetscCall(PetscPrintf(s->dom.comm, "  contacts %" PetscInt64_FMT "  slot_overflow %" PetscInt64_FMT, v[1], v[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -514,6 +597,15 @@ static PetscErrorCode WarmBeforeRebin(Sim *s, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode WarmBinned(Sim *s, void *ctx)
+{
+  Warm *wm = (Warm *)ctx;
+  PetscFunctionBeginUser;
+  wm->listOK = PETSC_FALSE; /* the cells, or the disks, are new */
+  PetscCall(WarmCheckKeys(s, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
 {
   Warm         *wm = (Warm *)ctx;
@@ -558,6 +650,7 @@ static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
   for (PetscInt i = 0; i < p->n; i++)
     for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = tmp[(size_t)WARM_SLOTS * i + q];
   PetscCall(PetscFree(tmp));
+  wm->listOK = PETSC_FALSE;
   if (wm->inStep) WarmAccumulate(s, wm, PETSC_TRUE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -574,7 +667,7 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
   for (int q = 0; q < WARM_SLOTS; q++) {
     const uint64_t *sl = (const uint64_t *)ParticlesField(p, wm->ks[q]);
     for (PetscInt i = 0; i < p->n; i++)
-      if (sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h);
+      if ((uint32_t)sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h); /* lambda > 0 */
   }
   for (int a = 0; a < 2; a++) { /* D, bitwise */
     const PetscReal *v = (const PetscReal *)ParticlesField(p, wm->kd[a]);
@@ -596,6 +689,8 @@ static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
   (void)s;
   PetscFunctionBeginUser;
   PetscCall(PetscFree2(wm->gx, wm->gy));
+  PetscCall(PetscFree3(wm->lb, wm->lw, wm->le));
+  PetscCall(PetscFree(wm->ent));
   PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -610,8 +705,8 @@ PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->name        = "warm";
   m->ctx         = wm;
   m->setUp       = WarmSetUp;
-  m->created     = WarmCheckKeys;
-  m->restored    = WarmCheckKeys;
+  m->created     = WarmBinned;
+  m->restored    = WarmBinned;
   m->beforeRebin = WarmBeforeRebin;
   m->afterRebin  = WarmAfterRebin;
   m->digest      = WarmDigest;

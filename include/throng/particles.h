@@ -39,7 +39,7 @@ typedef struct {
   /* the core fields' arrays, kept equal to field[PF_*].data (hot loops use these) */
   PetscReal  *x, *y, *r;
   PetscInt64 *id;
-  PetscReal  *xb, *yb; /* position at the last binning (owned disks)            */
+  PetscReal  *xb, *yb; /* position at the last binning (owned disks; ghosts: their owner's) */
   PetscInt    nfield;
   Field       field[PARTICLES_MAX_FIELDS];
 } Particles;
