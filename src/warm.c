@@ -96,10 +96,10 @@ typedef struct {
   PetscReal *gx, *gy;          /* J^T lambda of every local disk (this step), capacity cap */
   PetscInt   cap;
   PetscReal *px, *py; /* the positions, while (p->x, p->y) point at (gx, gy) */
-  WarmEntry *ent;              /* the contact list, in the sweep's order (WarmListBuild) */
+  WarmEntry *ent;     /* the contact list, in the sweep's order (WarmListBuild) */
   PetscInt   ecap, lcap;
-  int32_t   *lb, *lw, *le;     /* owned disk i's entries: walls [lb, lw), pairs [lw, le) */
-  PetscBool  listOK;           /* built since the last binning */
+  int32_t   *lb, *lw, *le; /* owned disk i's entries: walls [lb, lw), pairs [lw, le) */
+  PetscBool  listOK;       /* built since the last binning */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -199,7 +199,7 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
   const Walls     *wl   = &s->walls;
   const Particles *p    = &s->P;
   const PetscReal  skin = s->prm.skin, *xb = p->xb, *yb = p->yb, *r = p->r;
-  PetscInt         ne   = 0;
+  PetscInt         ne = 0;
 
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);
@@ -218,7 +218,8 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
           for (PetscInt t = 0; t < nh; t++) {
             const double *h = &wl->w[3 * t];
             if (h[0] * xb[i] + h[1] * yb[i] - h[2] - r[i] < skin)
-              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - t), SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)t, &wm->overflow)));
+              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - t),
+                                    SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)t, &wm->overflow)));
           }
           for (PetscInt q = wl->segBeg[k]; q < wl->segBeg[k + 1]; q++) {
             const PetscInt g = wl->segIdx[q];
@@ -272,12 +273,12 @@ static inline void ListWall(const Walls *wl, uint64_t *const *slot, const WarmEn
    reverse sweep visits the same constraints in exactly the opposite order. */
 static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
 {
-  const Cells      *c = &s->cells;
+  const Cells      *c  = &s->cells;
   const Walls      *wl = &s->walls;
-  Particles        *p = &s->P;
+  Particles        *p  = &s->P;
   PetscReal        *x = p->x, *y = p->y;
-  const PetscReal  *r  = p->r;
-  const PetscInt64 *id = p->id;
+  const PetscReal  *r    = p->r;
+  const PetscInt64 *id   = p->id;
   uint64_t *const  *slot = wm->slot;
   const PetscInt    b = c->beg[k], e = c->end[k];
   for (PetscInt ii = b; ii < e; ii++) {
@@ -337,7 +338,7 @@ static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
       if (en->q < 0) continue;
       const double lam = SlotLambda(slot[en->q][i]);
       if (!(lam > 0)) continue;
-      if (t < pb) { /* a wall */
+      if (t < pb) {                                   /* a wall */
         const PetscInt w = -1 - en->j, g = w - wl->n; /* g >= 0: segment g */
         double         nx, ny;
         if (g < 0) nx = wl->w[3 * w], ny = wl->w[3 * w + 1];

@@ -110,7 +110,8 @@ int main(int argc, char **argv)
   if (strcmp(base, pbdBase)) { /* another stepper: its limit must be PBD's (seed 000's theorem), not only its own */
     PetscReal xp[40], yp[40], dref = 0;
     PetscCall(RunWith(pbdBase, PETSC_COMM_WORLD, T, (PetscInt)1 << 20, xp, yp));
-    for (int i = 0; i < 40; i++) dref = PetscMax(dref, PetscSqrtReal(PetscSqr(xp[i] - xr[i]) + PetscSqr(yp[i] - yr[i])));
+    for (int i = 0; i < 40; i++)
+      dref = PetscMax(dref, PetscSqrtReal(PetscSqr(xp[i] - xr[i]) + PetscSqr(yp[i] - yr[i])));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "its reference against PBD's at h = T/2^20: %.5e\n", (double)dref));
     CHECK(dref < 1e-3, "the reference is %g from PBD's: the stepper converges to another trajectory", (double)dref);
   }
