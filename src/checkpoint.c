@@ -224,6 +224,7 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
+  PetscCall(SimModulesSync(s)); /* the fields hold the whole state */
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", path));
   total = s->P.n;

@@ -214,30 +214,46 @@ PetscErrorCode HaloBuild(const Domain *d, Particles *p, Cells *c, Halo *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
+/* Owners -> ghosts of the pair (x, y) (positions: shifted across periodic sides), and
+   the values written kept in ref. */
+static PetscErrorCode ForwardPair(const Domain *d, Halo *h, PetscReal *x, PetscReal *y, PetscReal *ref, PetscBool shift)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
   for (PetscInt e = 0; e < h->nsend; e++) {
-    h->sbuf[2 * e]     = p->x[h->sendIdx[e]];
-    h->sbuf[2 * e + 1] = p->y[h->sendIdx[e]];
+    h->sbuf[2 * e]     = x[h->sendIdx[e]];
+    h->sbuf[2 * e + 1] = y[h->sendIdx[e]];
   }
-  PetscCallMPI(MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), h->ref, h->rcount, h->rdispl,
-                                      PairType(), d->nbr));
+  PetscCallMPI(
+    MPI_Neighbor_alltoallv(h->sbuf, h->scount, h->sdispl, PairType(), ref, h->rcount, h->rdispl, PairType(), d->nbr));
   Traffic(h, d->nnbr, h->scount, h->nsend, 2 * sizeof(PetscReal));
-  for (PetscMPIInt k = 0; k < d->nnbr; k++) {
+  for (PetscMPIInt k = 0; shift && k < d->nnbr; k++) {
     PetscReal sh[2];
     if (DomainImageShift(d, k, sh))
       for (PetscInt e = h->rdispl[k]; e < h->rdispl[k] + h->rcount[k]; e++) {
-        h->ref[2 * e] += sh[0];
-        h->ref[2 * e + 1] += sh[1];
+        ref[2 * e] += sh[0];
+        ref[2 * e + 1] += sh[1];
       }
   }
   for (PetscInt e = 0; e < h->nrecv; e++) {
-    p->x[h->recvIdx[e]] = h->ref[2 * e];
-    p->y[h->recvIdx[e]] = h->ref[2 * e + 1];
+    x[h->recvIdx[e]] = ref[2 * e];
+    y[h->recvIdx[e]] = ref[2 * e + 1];
   }
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloForward(const Domain *d, Particles *p, Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ForwardPair(d, h, p->x, p->y, h->ref, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloForwardPair(const Domain *d, Halo *h, PetscReal *ax, PetscReal *ay, PetscReal *aref)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ForwardPair(d, h, ax, ay, aref, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,20 +283,21 @@ PetscErrorCode HaloResetReference(Particles *p, Halo *h)
 
 static inline int SameBits(double a, double b) { return memcmp(&a, &b, sizeof(double)) == 0; }
 
-PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
+static PetscErrorCode ReversePair(const Domain *d, Halo *h, PetscReal *x, PetscReal *y, const PetscReal *ref,
+                                  PetscBool shift)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.halo, 0, 0, 0, 0));
   for (PetscInt e = 0; e < h->nrecv; e++) {
     const PetscInt g = h->recvIdx[e];
-    if (SameBits(p->x[g], h->ref[2 * e]) && SameBits(p->y[g], h->ref[2 * e + 1])) {
+    if (SameBits(x[g], ref[2 * e]) && SameBits(y[g], ref[2 * e + 1])) {
       h->rbuf[2 * e] = h->rbuf[2 * e + 1] = NAN;
     } else {
-      h->rbuf[2 * e]     = p->x[g];
-      h->rbuf[2 * e + 1] = p->y[g];
+      h->rbuf[2 * e]     = x[g];
+      h->rbuf[2 * e + 1] = y[g];
     }
   }
-  for (PetscMPIInt k = 0; k < d->nnbr; k++) { /* images go back to their owners' side */
+  for (PetscMPIInt k = 0; shift && k < d->nnbr; k++) { /* images go back to their owners' side */
     PetscReal sh[2];
     if (DomainImageShift(d, k, sh))
       for (PetscInt e = h->rdispl[k]; e < h->rdispl[k] + h->rcount[k]; e++) {
@@ -293,9 +310,23 @@ PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
   Traffic(h, d->nnbr, h->rcount, h->nrecv, 2 * sizeof(PetscReal));
   for (PetscInt e = 0; e < h->nsend; e++) {
     if (h->sbuf[2 * e] != h->sbuf[2 * e]) continue; /* NaN: untouched */
-    p->x[h->sendIdx[e]] = h->sbuf[2 * e];
-    p->y[h->sendIdx[e]] = h->sbuf[2 * e + 1];
+    x[h->sendIdx[e]] = h->sbuf[2 * e];
+    y[h->sendIdx[e]] = h->sbuf[2 * e + 1];
   }
   PetscCall(PetscLogEventEnd(THRONG_EV.halo, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReversePair(d, h, p->x, p->y, h->ref, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HaloReversePair(const Domain *d, Halo *h, PetscReal *ax, PetscReal *ay, const PetscReal *aref)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ReversePair(d, h, ax, ay, aref, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

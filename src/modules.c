@@ -23,9 +23,9 @@ static const struct {
   const char  *name;
   ModuleCreate create;
 } modules[] = {
-  {"crowd", CrowdModuleCreate}, /* pedestrians: desired velocity, exits, records (crowd.c) */
-  {"warm", WarmModuleCreate},   /* -solver pbdw: carried displacement, contact multipliers */
-  {"deform", DeformModuleCreate}, /* -deform_rate: the box compressed or expanded (deform.c) */
+  {"crowd", CrowdModuleCreate},       /* pedestrians: desired velocity, exits, records (crowd.c) */
+  {"warm", WarmModuleCreate},         /* -solver pbdw: carried displacement, contact multipliers */
+  {"deform", DeformModuleCreate},     /* -deform_rate: the box compressed or expanded (deform.c) */
   {"barostat", BarostatModuleCreate}, /* -barostat: its rate from the pressure (barostat.c), after deform */
 };
 
@@ -74,6 +74,14 @@ PetscErrorCode SimModulesFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SimModulesSync(const Sim *s)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < s->nmod; k++)
+    if (s->mod[k].sync) PetscCall(s->mod[k].sync(s, s->mod[k].ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SimModulesCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl)
 {
   PetscFunctionBeginUser;
@@ -93,6 +101,7 @@ PetscErrorCode SimModulesCheckpointRead(Sim *s, hid_t grp, const char *path)
 PetscErrorCode SimModulesDigest(const Sim *s, Digest *dg)
 {
   PetscFunctionBeginUser;
+  PetscCall(SimModulesSync(s));
   for (PetscInt k = 0; k < s->nmod; k++)
     if (s->mod[k].digest) PetscCall(s->mod[k].digest(s, s->mod[k].ctx, dg));
   PetscFunctionReturn(PETSC_SUCCESS);

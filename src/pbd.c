@@ -97,9 +97,9 @@ static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls
 /* The colour loop every sweep shares: tiles of one colour (any order: their footprints
    are disjoint), the colours in order (reverse: in the opposite order) with the halo
    exchanges between them.  tile(s, ctx, tx, ty, reverse) sweeps one tile.            */
-typedef void (*TileFn)(Sim *, void *, PetscInt, PetscInt, PetscBool);
+typedef PBDTileFn TileFn;
 
-static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool reverse)
+static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair)
 {
   const Domain *d = &s->dom;
 
@@ -117,6 +117,10 @@ static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool rev
     if (d->nnbr) { /* another rank, or this one across a periodic side */
       PetscCall(HaloReverse(d, &s->P, &s->halo));
       PetscCall(HaloForward(d, &s->P, &s->halo));
+      if (pair) {
+        PetscCall(HaloReversePair(d, &s->halo, pair->ax, pair->ay, pair->aref));
+        PetscCall(HaloForwardPair(d, &s->halo, pair->ax, pair->ay, pair->aref));
+      }
     }
   }
   s->pairChecks += s->cells.candidates;
@@ -134,17 +138,21 @@ PetscErrorCode PBDSweep(Sim *s)
 {
   PetscFunctionBeginUser;
   if (s->stress.on) PetscCall(StressSweep(s)); /* the same sweep, recording (contacts.c) */
-  else PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE));
+  else PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PBDSweepCells: the same order with a cell function of the caller's (pbdw: warm.c).
-   Rows of one parity run one after the other here (SweepTile interleaves two of them,
-   which gives the same result); reverse visits the cells in exactly the opposite order. */
+   As SweepTile, it interleaves the cells of two rows of one parity (cy and cy + 2 touch
+   disjoint disks, so this is the same as one row after the other), which lets the
+   processor overlap two chains of dependent projections; reverse visits the cells in
+   exactly the opposite order of this one. */
 typedef struct {
   PBDCellFn cell;
   void     *ctx;
 } CellSweep;
+
+#define CELLS_ROWS 2 /* rows of one parity interleaved (CellsTile) */
 
 static void CellsTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool reverse)
 {
@@ -152,20 +160,42 @@ static void CellsTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool rev
   const Domain    *d  = &s->dom;
   const PetscInt   x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
   const PetscInt   y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
+  const PetscInt   w = x1 - x0, L = d->ln[0];
   for (PetscInt q = 0; q < 2; q++) {
-    const PetscInt parity = reverse ? 1 - q : q;
-    for (PetscInt cy = y0 + parity; cy < y1; cy += 2) {
-      const PetscInt ka = DomainLocalCell(d, x0, cy);
-      for (PetscInt cx = 0; cx < x1 - x0; cx++) cs->cell(s, cs->ctx, ka + (reverse ? x1 - x0 - 1 - cx : cx));
+    const PetscInt parity = reverse ? 1 - q : q, nrow = (y1 - y0 - parity + 1) / 2; /* rows y0 + parity + 2 m */
+    const PetscInt ng = (nrow + CELLS_ROWS - 1) / CELLS_ROWS;
+    for (PetscInt gg = 0; gg < ng; gg++) {
+      const PetscInt g = reverse ? ng - 1 - gg : gg, m0 = g * CELLS_ROWS, nm = PetscMin(CELLS_ROWS, nrow - m0);
+      const PetscInt k0 = DomainLocalCell(d, x0, y0 + parity + 2 * m0);
+      if (reverse)
+        for (PetscInt cx = w - 1; cx >= 0; cx--)
+          for (PetscInt m = nm - 1; m >= 0; m--) cs->cell(s, cs->ctx, k0 + 2 * m * L + cx);
+      else
+        for (PetscInt cx = 0; cx < w; cx++)
+          for (PetscInt m = 0; m < nm; m++) cs->cell(s, cs->ctx, k0 + 2 * m * L + cx);
     }
   }
 }
 
 PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse)
 {
+  PetscFunctionBeginUser;
+  PetscCall(PBDSweepCellsPair(s, cell, ctx, reverse, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PBDSweepTilesPair(Sim *s, PBDTileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SweepColours(s, tile, ctx, reverse, pair));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PBDSweepCellsPair(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse, const PBDPair *pair)
+{
   CellSweep cs = {cell, ctx};
   PetscFunctionBeginUser;
-  PetscCall(SweepColours(s, CellsTile, &cs, reverse));
+  PetscCall(SweepColours(s, CellsTile, &cs, reverse, pair));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

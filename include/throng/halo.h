@@ -34,3 +34,10 @@ PetscErrorCode HaloResetReference(Particles *p, Halo *h);
 PetscErrorCode HaloForwardValues(const Domain *d, const Particles *p, Halo *h, PetscReal *v);
 /* Ghosts -> owners: a ghost moved by this rank's sweep overwrites its owner. Collective. */
 PetscErrorCode HaloReverse(const Domain *d, Particles *p, Halo *h);
+/* The same two exchanges for another pair of per-disk arrays (ax, ay), indexed as the
+   disks, that are not positions (never shifted across a periodic side), with the
+   caller's reference aref (2 reals per received entry, h->nrecv of them; after a
+   HaloForwardPair it holds what that wrote): warm.c's J^T lambda, summed during a
+   sweep.  Collective. */
+PetscErrorCode HaloForwardPair(const Domain *d, Halo *h, PetscReal *ax, PetscReal *ay, PetscReal *aref);
+PetscErrorCode HaloReversePair(const Domain *d, Halo *h, PetscReal *ax, PetscReal *ay, const PetscReal *aref);

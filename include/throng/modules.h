@@ -29,6 +29,9 @@ typedef struct {
   PetscErrorCode (*checkpointWrite)(const Sim *, void *, hid_t grp, hid_t dxpl);
   PetscErrorCode (*checkpointRead)(Sim *, void *, hid_t grp, const char *path);
   PetscErrorCode (*digest)(const Sim *, void *, Digest *); /* records beyond the disks  */
+  /* state kept outside the fields during the steps, written back into them before a
+     checkpoint or a digest reads them (warm.c's multipliers); not collective           */
+  PetscErrorCode (*sync)(const Sim *, void *);
   PetscErrorCode (*destroy)(Sim *, void *);
 } SimModule;
 #define SIM_MAX_MODULES 4
@@ -38,6 +41,7 @@ typedef struct {
 PetscErrorCode SimModulesSetUp(Sim *s);
 PetscErrorCode SimModulesStepEnd(Sim *s, const char **stop);
 PetscErrorCode SimModulesFinish(Sim *s, PetscBool writeFiles, hid_t file, hid_t dxpl);
+PetscErrorCode SimModulesSync(const Sim *s);
 PetscErrorCode SimModulesCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
 PetscErrorCode SimModulesCheckpointRead(Sim *s, hid_t grp, const char *path);
 PetscErrorCode SimModulesDigest(const Sim *s, Digest *dg);

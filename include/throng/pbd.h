@@ -19,5 +19,17 @@ PetscErrorCode PBDFinishDisplacement(Sim *s);
    owned local cell k, colour by colour, with the halo exchanges between. Collective. */
 typedef void (*PBDCellFn)(Sim *s, void *ctx, PetscInt k);
 PetscErrorCode PBDSweepCells(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse);
+/* The same, with a pair of per-disk sums (ax, ay) that the cell function adds to (for
+   ghosts too) and that ride the halo exchanges between the colours (halo.h:
+   HaloForwardPair), so that every owner ends with its sum, bitwise as on one rank. */
+typedef struct {
+  PetscReal *ax, *ay, *aref;
+} PBDPair;
+PetscErrorCode PBDSweepCellsPair(Sim *s, PBDCellFn cell, void *ctx, PetscBool reverse, const PBDPair *pair);
+/* The same colour loop with a tile function of the caller's: tile(s, ctx, tx, ty,
+   reverse) must visit the tile's cells in an order equivalent to PBDSweepCells's (rows of
+   one parity are independent: warm.c runs two of them as two lanes). */
+typedef void (*PBDTileFn)(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool reverse);
+PetscErrorCode PBDSweepTilesPair(Sim *s, PBDTileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair);
 /* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
 PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);
