@@ -112,15 +112,16 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->csmCorridor = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
-  p->rtol    = 1e-10;
-  p->warm    = 1;
-  p->atol    = 1e-12;
-  p->maxIt   = 1000;
-  p->penalty = 1e3;
-  p->active  = -1; /* default: the skin */
-  p->tao     = PETSC_FALSE;
-  p->monitor = PETSC_FALSE;
-  p->warmBlend = 0.1; /* -pbdw_blend's kappa (warm.c) */
+  p->rtol       = 1e-10;
+  p->warm       = 1;
+  p->atol       = 1e-12;
+  p->maxIt      = 1000;
+  p->penalty    = 1e3;
+  p->active     = -1; /* default: the skin */
+  p->tao        = PETSC_FALSE;
+  p->monitor    = PETSC_FALSE;
+  p->warmBlend  = 0.1; /* -pbdw_blend's kappa (warm.c) */
+  p->warmSweeps = 1;   /* -pbdw_sweeps */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -529,13 +530,17 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
   PetscCall(OptInt(o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pbdw_warm",
                     "pbdw: fraction of the warm start (last step's constraint displacements and multipliers) carried "
-                    "(0: PBD's sweep, twice)",
+                    "(0: PBD's sweep)",
                     &p->warm, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pbdw_blend",
                     "pbdw: kappa; a disk's warm start is its last constraint displacement D blended with its "
                     "multipliers along the current normals G, weight min(1, kappa r / largest multiplier) on G "
                     "(docs/algorithm.md)",
                     &p->warmBlend, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-pbdw_sweeps",
+                   "pbdw: sweeps per step: 1 (forward) or 2 (forward, then exactly backward: a smaller constraint "
+                   "error, at about 1.6 times the cost)",
+                   &p->warmSweeps, NULL));
   PetscCall(
     OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",
@@ -868,6 +873,8 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
              (double)p->warm);
   PetscCheck(p->warmBlend > 0 && PetscIsNormalReal(p->warmBlend), comm, PETSC_ERR_USER_INPUT,
              "-pbdw_blend %g: must be > 0", (double)p->warmBlend);
+  PetscCheck(p->warmSweeps == 1 || p->warmSweeps == 2, comm, PETSC_ERR_USER_INPUT,
+             "-pbdw_sweeps %" PetscInt_FMT ": must be 1 or 2", p->warmSweeps);
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
              (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
@@ -1137,7 +1144,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
   PetscCall(SourceSetFromOptions(&o));     /* source.c */
   PetscCall(OutputSetFromOptions(&o));
-  PetscCall(StressSetFromOptions(&o)); /* contacts.c */
+  PetscCall(StressSetFromOptions(&o));        /* contacts.c */
   PetscCall(ContactOutputSetFromOptions(&o)); /* contact_output.c */
   PetscOptionsEnd();
 
@@ -1152,11 +1159,11 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(OutputCheck(comm, p));
   PetscCall(SkinCheck(comm, p, &solver));
   PetscCall(SceneCheck(comm, p, &g));
-  PetscCall(PeriodicCheck(comm, p)); /* periodic.c: after the box and the tile */
-  PetscCall(StressCheck(comm, p));   /* contacts.c */
+  PetscCall(PeriodicCheck(comm, p));      /* periodic.c: after the box and the tile */
+  PetscCall(StressCheck(comm, p));        /* contacts.c */
   PetscCall(ContactOutputCheck(comm, p)); /* contact_output.c */
-  PetscCall(DeformCheck(comm, p));   /* deform.c */
-  PetscCall(BarostatCheck(comm, p)); /* barostat.c */
+  PetscCall(DeformCheck(comm, p));        /* deform.c */
+  PetscCall(BarostatCheck(comm, p));      /* barostat.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1235,13 +1242,15 @@ PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
                         "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT
                         " seed=%" PetscInt64_FMT "\n",
                         p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
-  PetscCall(PetscPrintf(comm,
-                        "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT
-                        " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n",
-                        (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3],
-                        p->wallBox ? "box" : "none",
-                        p->pbc[0] || p->pbc[1] ? (p->pbc[0] && p->pbc[1] ? " periodic=xy" : (p->pbc[0] ? " periodic=x" : " periodic=y")) : "", p->nhalf, InitKinds[p->init], (double)p->gamma,
-                        (double)p->center[0], (double)p->center[1], (double)p->gravity[0], (double)p->gravity[1]));
+  PetscCall(PetscPrintf(
+    comm,
+    "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT
+    " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n",
+    (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none",
+    p->pbc[0] || p->pbc[1] ? (p->pbc[0] && p->pbc[1] ? " periodic=xy" : (p->pbc[0] ? " periodic=x" : " periodic=y"))
+                           : "",
+    p->nhalf, InitKinds[p->init], (double)p->gamma, (double)p->center[0], (double)p->center[1], (double)p->gravity[0],
+    (double)p->gravity[1]));
   {
     SolverOps ops;
     PetscCall(SolverGetOps(comm, p->solver, &ops));

@@ -81,25 +81,29 @@
 #define WARM_WALL  0x80000000u /* keys from here on: walls (half-planes, then segments) */
 
 typedef struct {
-  int32_t j; /* a pair: the partner's index; a wall: -1 - its index (half-planes, then segments) */
-  int32_t q; /* the contact's slot in its base disk, or -1 (none was free) */
+  int32_t j;   /* a pair: the partner's index; a wall: -1 - its index (half-planes, then segments) */
+  float   lam; /* its multiplier (>= 0, as a slot holds it), or WARM_NOSLOT: none was free */
 } WarmEntry;
+#define WARM_NOSLOT (-1.0f)
 
 typedef struct {
   PetscInt   ks[WARM_SLOTS];   /* fields: the contact slots */
   uint64_t  *slot[WARM_SLOTS]; /* their arrays during a sweep */
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
   PetscInt64 overflow;         /* contacts that found no free slot (this rank, the run) */
-  PetscInt   kd[2];            /* fields: the constraint displacement of the last step, D */
-  PetscInt   kz[2];            /* fields: where the warm start left the disk (within a step) */
+  PetscInt   kw[2];            /* fields: F (WarmField) */
   PetscBool  inStep;           /* between the warm start and the end of the sweeps */
-  PetscReal *gx, *gy;          /* J^T lambda of every local disk (this step), capacity cap */
+  PetscReal *gx, *gy;          /* J^T lambda of every local disk (the last sweep), capacity cap */
+  PetscReal *lm;               /* the largest multiplier of every owned disk (the last sweep) */
   PetscInt   cap;
-  PetscReal *px, *py; /* the positions, while (p->x, p->y) point at (gx, gy) */
-  WarmEntry *ent;     /* the contact list, in the sweep's order (WarmListBuild) */
+  PetscReal *aref; /* the halo's reference of the ghosts' G, capacity rcap */
+  PetscInt   rcap;
+  WarmEntry *ent; /* the contact list, in the sweep's order (WarmListBuild) */
+  int8_t    *eq;  /* each entry's slot in its base disk, or -1 */
   PetscInt   ecap, lcap;
-  int32_t   *lb, *lw, *le; /* owned disk i's entries: walls [lb, lw), pairs [lw, le) */
-  PetscBool  listOK;       /* built since the last binning */
+  int32_t   *lr;     /* owned disk i's entries: walls [lr[2i], lr[2i+1]), pairs [lr[2i+1], lr[2i+2]) */
+  PetscBool  listOK; /* built since the last binning */
+  PetscBool  dirty;  /* the list's multipliers are newer than the slots' */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -176,17 +180,30 @@ static int SlotReserve(uint64_t *const *slot, PetscInt i, uint32_t key, PetscInt
   return -1;
 }
 
-static PetscErrorCode WarmListAdd(Warm *wm, PetscInt *ne, int32_t j, int q)
+/* Entry ne: contact j of disk i in slot q (-1: none), its multiplier copied from the slot. */
+static PetscErrorCode WarmListAdd(Warm *wm, PetscInt *ne, PetscInt i, int32_t j, int q, unsigned *used)
 {
   PetscFunctionBeginUser;
   if (*ne == wm->ecap) {
     wm->ecap = PetscMax(1024, 2 * wm->ecap);
     PetscCall(PetscRealloc(sizeof(WarmEntry) * (size_t)wm->ecap, &wm->ent));
+    PetscCall(PetscRealloc(sizeof(int8_t) * (size_t)wm->ecap, &wm->eq));
   }
-  wm->ent[*ne].j = j;
-  wm->ent[*ne].q = q;
+  wm->ent[*ne].j   = j;
+  wm->ent[*ne].lam = q >= 0 ? (float)SlotLambda(wm->slot[q][i]) : WARM_NOSLOT;
+  wm->eq[*ne]      = (int8_t)q;
+  if (q >= 0) *used |= 1u << q;
   (*ne)++;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An entry's multiplier as the arithmetic uses it (0 without a slot), and its update. */
+static inline double EntryLambda(const WarmEntry *e) { return e->lam > 0 ? (double)e->lam : 0; }
+static inline void   EntrySet(WarmEntry *e, double lambda)
+{
+  if (e->lam == WARM_NOSLOT) return; /* projected without a multiplier, as in PBD */
+  const float f = (float)lambda;
+  e->lam        = f > 0 ? f : 0;
 }
 
 /* The contact list (the essay): for each owned disk, in the order of the sweep, the
@@ -199,55 +216,68 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
   const Walls     *wl   = &s->walls;
   const Particles *p    = &s->P;
   const PetscReal  skin = s->prm.skin, *xb = p->xb, *yb = p->yb, *r = p->r;
-  PetscInt         ne = 0;
+  PetscInt         ne = 0, next = 0;
 
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);
-  if (p->n + 1 > wm->lcap) {
-    PetscCall(PetscFree3(wm->lb, wm->lw, wm->le));
-    wm->lcap = PetscMax(p->n + 1, wm->lcap + wm->lcap / 2);
-    PetscCall(PetscMalloc3(wm->lcap, &wm->lb, wm->lcap, &wm->lw, wm->lcap, &wm->le));
+  if (2 * p->n + 1 > wm->lcap) {
+    PetscCall(PetscFree(wm->lr));
+    wm->lcap = PetscMax(2 * p->n + 1, wm->lcap + wm->lcap / 2);
+    PetscCall(PetscMalloc1(wm->lcap, &wm->lr));
   }
-  for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
-    for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
-      const PetscInt k = DomainLocalCell(d, cx, cy);
-      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        wm->lb[i] = (int32_t)ne;
-        if (s->wallMask[k]) {
-          const PetscInt nh = wl->n;
-          for (PetscInt t = 0; t < nh; t++) {
-            const double *h = &wl->w[3 * t];
-            if (h[0] * xb[i] + h[1] * yb[i] - h[2] - r[i] < skin)
-              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - t),
-                                    SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)t, &wm->overflow)));
-          }
-          for (PetscInt q = wl->segBeg[k]; q < wl->segBeg[k + 1]; q++) {
-            const PetscInt g = wl->segIdx[q];
-            double         nx, ny;
-            const double   dd = SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xb[i], yb[i], &nx, &ny);
-            if (dd < PETSC_INFINITY && dd - r[i] < skin)
-              PetscCall(WarmListAdd(wm, &ne, (int32_t)(-1 - (nh + g)),
-                                    SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)(nh + g), &wm->overflow)));
-          }
+  /* the owned cells in the order the disks are stored (domain.c: slot), so that disk i's
+     entries end where disk i + 1's begin */
+  const PetscInt nslot = (d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]);
+  PetscInt      *cellOf;
+  PetscCall(PetscMalloc1(nslot + 1, &cellOf));
+  for (PetscInt k = 0; k < d->ncell; k++)
+    if (d->slot[k] >= 0) cellOf[d->slot[k]] = k;
+  for (PetscInt sl = 0; sl < nslot; sl++) {
+    const PetscInt k = cellOf[sl];
+    for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+      unsigned used = 0; /* the slots the list refers to */
+      PetscCheck(i == next++, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pbdw: the disks are not in the order of their cells");
+      wm->lr[2 * i] = (int32_t)ne;
+      if (s->wallMask[k]) {
+        const PetscInt nh = wl->n;
+        for (PetscInt t = 0; t < nh; t++) {
+          const double *h = &wl->w[3 * t];
+          if (h[0] * xb[i] + h[1] * yb[i] - h[2] - r[i] < skin)
+            PetscCall(WarmListAdd(wm, &ne, i, (int32_t)(-1 - t),
+                                  SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)t, &wm->overflow), &used));
         }
-        wm->lw[i] = (int32_t)ne;
-        CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
-        {
-          const double dx = xb[j] - xb[i], dy = yb[j] - yb[i], cut = r[i] + r[j] + skin;
-          if (dx * dx + dy * dy < cut * cut)
-            PetscCall(WarmListAdd(wm, &ne, (int32_t)j, SlotReserve(wm->slot, i, PairKey(p->id[j]), &wm->overflow)));
+        for (PetscInt q = wl->segBeg[k]; q < wl->segBeg[k + 1]; q++) {
+          const PetscInt g = wl->segIdx[q];
+          double         nx, ny;
+          const double   dd = SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xb[i], yb[i], &nx, &ny);
+          if (dd < PETSC_INFINITY && dd - r[i] < skin)
+            PetscCall(WarmListAdd(wm, &ne, i, (int32_t)(-1 - (nh + g)),
+                                  SlotReserve(wm->slot, i, WARM_WALL + (uint32_t)(nh + g), &wm->overflow), &used));
         }
-        wm->le[i] = (int32_t)ne;
       }
+      wm->lr[2 * i + 1] = (int32_t)ne;
+      CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
+      {
+        const double dx = xb[j] - xb[i], dy = yb[j] - yb[i], cut = r[i] + r[j] + skin;
+        if (dx * dx + dy * dy < cut * cut)
+          PetscCall(
+            WarmListAdd(wm, &ne, i, (int32_t)j, SlotReserve(wm->slot, i, PairKey(p->id[j]), &wm->overflow), &used));
+      }
+      for (int q = 0; q < WARM_SLOTS; q++) /* a contact further than the skin has opened */
+        if (!(used >> q & 1u)) wm->slot[q][i] = 0;
     }
+  }
+  PetscCall(PetscFree(cellOf));
   PetscCheck(ne < INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-solver pbdw: more than 2^31 contacts on one rank");
-  wm->listOK = PETSC_TRUE;
+  PetscCheck(next == p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pbdw: not every disk is in a cell");
+  wm->lr[2 * p->n] = (int32_t)ne;
+  wm->listOK       = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The clamped increment of wall entry t (-1 - its code) of disk i at (xi, yi). */
-static inline void ListWall(const Walls *wl, uint64_t *const *slot, const WarmEntry *E, PetscInt i, double ri,
-                            double *xi, double *yi)
+/* The clamped increment of wall entry E of disk i at (xi, yi).  gs (the last sweep of
+   a step): its multiplier along the normal is added to gs[0], gs[1]. */
+static inline void ListWall(const Walls *wl, WarmEntry *E, double ri, double *xi, double *yi, double *gs)
 {
   const PetscInt t = -1 - E->j;
   double         g, nx, ny;
@@ -260,43 +290,52 @@ static inline void ListWall(const Walls *wl, uint64_t *const *slot, const WarmEn
     if (!(dd < PETSC_INFINITY)) return;
     g = dd - ri;
   }
-  const double lam = E->q >= 0 ? SlotLambda(slot[E->q][i]) : 0;
+  const double lam = EntryLambda(E);
   if (!(lam > 0) && g >= 0) return;
   const double delta = ClampedIncrement(g, lam);
   *xi += delta * nx;
   *yi += delta * ny;
-  if (E->q >= 0) slot[E->q][i] = KeyWord(slot[E->q][i], lam + delta);
+  EntrySet(E, lam + delta);
+  if (gs) {
+    const double ln = EntryLambda(E);
+    gs[0] += ln * nx;
+    gs[1] += ln * ny;
+  }
 }
 
 /* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
    of the half stencil, each with its clamped increment (contact list order).  The
-   reverse sweep visits the same constraints in exactly the opposite order. */
-static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
+   reverse sweep visits the same constraints in exactly the opposite order.  In the
+   step's last sweep (last) it also sums G = J^T lambda, each contact's new multiplier
+   along the normal it was just projected on (half of a pair's to each disk, the
+   partner's into its own sum, a ghost's too: the sums ride the halo), keeps each disk's
+   largest multiplier (lm) and scales its multipliers by theta. */
+static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev, PetscBool last)
 {
   const Cells      *c  = &s->cells;
   const Walls      *wl = &s->walls;
   Particles        *p  = &s->P;
-  PetscReal        *x = p->x, *y = p->y;
-  const PetscReal  *r    = p->r;
-  const PetscInt64 *id   = p->id;
-  uint64_t *const  *slot = wm->slot;
+  PetscReal        *x = p->x, *y = p->y, *gx = wm->gx, *gy = wm->gy;
+  const PetscReal  *r     = p->r;
+  const PetscInt64 *id    = p->id;
+  const double      theta = s->prm.warm;
   const PetscInt    b = c->beg[k], e = c->end[k];
   for (PetscInt ii = b; ii < e; ii++) {
-    const PetscInt   i  = rev ? e - 1 - (ii - b) : ii;
-    const PetscInt   wb = wm->lb[i], pb = wm->lw[i], pe = wm->le[i];
-    const WarmEntry *E  = wm->ent;
-    double           xi = x[i], yi = y[i];
+    const PetscInt i  = rev ? e - 1 - (ii - b) : ii;
+    const PetscInt wb = wm->lr[2 * i], pb = wm->lr[2 * i + 1], pe = wm->lr[2 * i + 2];
+    WarmEntry     *E  = wm->ent;
+    double         xi = x[i], yi = y[i], gs[2] = {0, 0};
     if (!rev)
-      for (PetscInt t = wb; t < pb; t++) ListWall(wl, slot, &E[t], i, r[i], &xi, &yi);
+      for (PetscInt t = wb; t < pb; t++) ListWall(wl, &E[t], r[i], &xi, &yi, last ? gs : NULL);
     for (PetscInt tt = 0; tt < pe - pb; tt++) {
-      const WarmEntry *en = &E[rev ? pe - 1 - tt : pb + tt];
-      const PetscInt   j  = en->j;
-      const double     dx = x[j] - xi, dy = y[j] - yi, d2 = dx * dx + dy * dy, sum = r[i] + r[j];
-      const double     lam = en->q >= 0 ? SlotLambda(slot[en->q][i]) : 0;
+      WarmEntry     *en = &E[rev ? pe - 1 - tt : pb + tt];
+      const PetscInt j  = en->j;
+      const double   dx = x[j] - xi, dy = y[j] - yi, d2 = dx * dx + dy * dy, sum = r[i] + r[j];
+      const double   lam = EntryLambda(en);
       if (!(lam > 0) && d2 >= sum * sum) continue;
-      const double d = sqrt(d2), delta = ClampedIncrement(d - sum, lam);
+      const double d = sqrt(d2), inv = 1 / d, delta = ClampedIncrement(d - sum, lam);
       if (d > 0) {
-        const double cc = 0.5 * delta / d;
+        const double cc = 0.5 * delta * inv;
         xi -= cc * dx;
         yi -= cc * dy;
         x[j] += cc * dx;
@@ -306,68 +345,144 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
         if (id[i] < id[j]) xi -= h, x[j] += h;
         else xi += h, x[j] -= h;
       }
-      if (en->q >= 0) slot[en->q][i] = KeyWord(slot[en->q][i], lam + delta);
-    }
-    if (rev)
-      for (PetscInt t = pb - 1; t >= wb; t--) ListWall(wl, slot, &E[t], i, r[i], &xi, &yi);
-    x[i] = xi;
-    y[i] = yi;
-  }
-}
-
-/* The multipliers along the current normals, J^T lambda, summed into (gx, gy) for the
-   disks of cell k and their partners: a pass in the sweep's order that moves no disk.
-   (p->x, p->y) point at (gx, gy) during the pass, so that the halo exchanges between the
-   colours carry the sums of the ghosts back to their owners exactly as they carry the
-   positions of a sweep; the positions are in wm->px, wm->py. */
-static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
-{
-  Warm            *wm = (Warm *)ctx;
-  const Cells     *c  = &s->cells;
-  const Walls     *wl = &s->walls;
-  Particles       *p  = &s->P;
-  const PetscReal *x = wm->px, *y = wm->py;
-  PetscReal       *gx = p->x, *gy = p->y;
-  uint64_t *const *slot = wm->slot;
-  for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-    const PetscInt wb = wm->lb[i], pb = wm->lw[i], pe = wm->le[i];
-    const double   xi = x[i], yi = y[i];
-    double         sx = 0, sy = 0;
-    for (PetscInt t = wb; t < pe; t++) {
-      const WarmEntry *en = &wm->ent[t];
-      if (en->q < 0) continue;
-      const double lam = SlotLambda(slot[en->q][i]);
-      if (!(lam > 0)) continue;
-      if (t < pb) {                                   /* a wall */
-        const PetscInt w = -1 - en->j, g = w - wl->n; /* g >= 0: segment g */
-        double         nx, ny;
-        if (g < 0) nx = wl->w[3 * w], ny = wl->w[3 * w + 1];
-        else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
-          continue;
-        sx += lam * nx;
-        sy += lam * ny;
-      } else {
-        const PetscInt j  = en->j;
-        const double   dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
-        if (!(d > 0)) continue;
-        const double h = 0.5 * lam / d;
-        sx -= h * dx;
-        sy -= h * dy;
+      EntrySet(en, lam + delta);
+      if (last && d > 0) {
+        const double h = 0.5 * EntryLambda(en) * inv;
+        gs[0] -= h * dx;
+        gs[1] -= h * dy;
         gx[j] += h * dx;
         gy[j] += h * dy;
       }
     }
-    gx[i] += sx;
-    gy[i] += sy;
+    if (rev)
+      for (PetscInt t = pb - 1; t >= wb; t--) ListWall(wl, &E[t], r[i], &xi, &yi, last ? gs : NULL);
+    x[i] = xi;
+    y[i] = yi;
+    if (last) {
+      double lmax = 0;
+      gx[i] += gs[0];
+      gy[i] += gs[1];
+      for (PetscInt t = wb; t < pe; t++) {
+        const double l = EntryLambda(&E[t]);
+        lmax           = l > lmax ? l : lmax;
+        if (theta != 1 && l > 0) EntrySet(&E[t], theta * l);
+      }
+      wm->lm[i] = lmax;
+    }
   }
 }
 
-static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE); }
-static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE); }
+static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE, PETSC_FALSE); }
+static void WarmCellRevLast(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE, PETSC_TRUE); }
+
+/* The last forward sweep in two lanes.  The disks of one cell row of a tile are stored
+   one after the other (domain.c: slot), and so are their entries; two rows of one
+   parity (cy, cy + 2) touch disjoint disks.  A lane walks one row's entries, disk by
+   disk, exactly as WarmCellDir does; the two lanes advance one entry each in turn, which
+   gives the processor two independent chains of square roots and divisions to overlap
+   (a cell-by-cell interleave is too coarse for its reorder window).  The result is that
+   of the rows one after the other. */
+typedef struct {
+  PetscInt i, ie, t, pw, pe; /* disk, end of the row, entry, first pair entry, end */
+  double   xi, yi, g[2];
+} WarmLane;
+
+static inline void LaneLoad(const Warm *wm, const PetscReal *x, const PetscReal *y, WarmLane *L)
+{
+  const PetscInt i = L->i;
+  L->xi = x[i], L->yi = y[i], L->g[0] = L->g[1] = 0;
+  L->t = wm->lr[2 * i], L->pw = wm->lr[2 * i + 1], L->pe = wm->lr[2 * i + 2];
+}
+
+/* One entry of the lane, or the end of its disk (then the next disk). */
+static inline void LaneStep(Sim *s, Warm *wm, WarmLane *L)
+{
+  Particles        *p = &s->P;
+  PetscReal        *x = p->x, *y = p->y, *gx = wm->gx, *gy = wm->gy;
+  const PetscReal  *r  = p->r;
+  const PetscInt64 *id = p->id;
+  const PetscInt    i  = L->i;
+  if (L->t == L->pe) { /* the disk is done: as WarmCellDir's end of a disk */
+    const double theta = s->prm.warm;
+    double       lmax  = 0;
+    x[i]               = L->xi;
+    y[i]               = L->yi;
+    gx[i] += L->g[0];
+    gy[i] += L->g[1];
+    for (PetscInt t = wm->lr[2 * i]; t < L->pe; t++) {
+      const double l = EntryLambda(&wm->ent[t]);
+      lmax           = l > lmax ? l : lmax;
+      if (theta != 1 && l > 0) EntrySet(&wm->ent[t], theta * l);
+    }
+    wm->lm[i] = lmax;
+    if (++L->i < L->ie) LaneLoad(wm, x, y, L);
+    return;
+  }
+  WarmEntry *en = &wm->ent[L->t++];
+  if (L->t <= L->pw) {
+    ListWall(&s->walls, en, r[i], &L->xi, &L->yi, L->g);
+    return;
+  }
+  const PetscInt j  = en->j;
+  const double   dx = x[j] - L->xi, dy = y[j] - L->yi, d2 = dx * dx + dy * dy, sum = r[i] + r[j];
+  const double   lam = EntryLambda(en);
+  if (!(lam > 0) && d2 >= sum * sum) return;
+  const double d = sqrt(d2), inv = 1 / d, delta = ClampedIncrement(d - sum, lam);
+  if (d > 0) {
+    const double cc = 0.5 * delta * inv;
+    L->xi -= cc * dx;
+    L->yi -= cc * dy;
+    x[j] += cc * dx;
+    y[j] += cc * dy;
+  } else {
+    const double h = 0.5 * delta;
+    if (id[i] < id[j]) L->xi -= h, x[j] += h;
+    else L->xi += h, x[j] -= h;
+  }
+  EntrySet(en, lam + delta);
+  if (d > 0) {
+    const double h = 0.5 * EntryLambda(en) * inv;
+    L->g[0] -= h * dx;
+    L->g[1] -= h * dy;
+    gx[j] += h * dx;
+    gy[j] += h * dy;
+  }
+}
+
+/* The disks [b, e) of owned cell row cy of the tile [x0, x1). */
+static inline void RowRange(const Sim *s, PetscInt x0, PetscInt x1, PetscInt cy, PetscInt *b, PetscInt *e)
+{
+  const Domain *d = &s->dom;
+  *b              = s->cells.beg[DomainLocalCell(d, x0, cy)];
+  *e              = s->cells.end[DomainLocalCell(d, x1 - 1, cy)];
+}
+
+static void WarmTileLast(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool reverse)
+{
+  Warm          *wm = (Warm *)ctx;
+  const Domain  *d  = &s->dom;
+  const PetscInt x0 = tx * d->tile, x1 = PetscMin(x0 + d->tile, d->nc[0]);
+  const PetscInt y0 = ty * d->tile, y1 = PetscMin(y0 + d->tile, d->nc[1]);
+  (void)reverse;
+  for (PetscInt parity = 0; parity < 2; parity++)
+    for (PetscInt cy = y0 + parity; cy < y1; cy += 4) {
+      WarmLane A = {0}, B = {0};
+      RowRange(s, x0, x1, cy, &A.i, &A.ie);
+      if (cy + 2 < y1) RowRange(s, x0, x1, cy + 2, &B.i, &B.ie);
+      if (A.i < A.ie) LaneLoad(wm, s->P.x, s->P.y, &A);
+      if (B.i < B.ie) LaneLoad(wm, s->P.x, s->P.y, &B);
+      while (A.i < A.ie && B.i < B.ie) {
+        LaneStep(s, wm, &A);
+        LaneStep(s, wm, &B);
+      }
+      while (A.i < A.ie) LaneStep(s, wm, &A);
+      while (B.i < B.ie) LaneStep(s, wm, &B);
+    }
+}
 
 static Warm *WarmOf(const Sim *s) { return (Warm *)SimModuleContext(s, "warm"); }
 
-static void WarmArrays(Sim *s, Warm *wm)
+static void WarmArrays(const Sim *s, Warm *wm)
 {
   for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q] = (uint64_t *)ParticlesField(&s->P, wm->ks[q]);
 }
@@ -380,69 +495,56 @@ static void WarmRefresh(Sim *s, Warm *wm)
   DomainForwardOffsets(s->dom.ln[0], wm->fwd);
 }
 
-/* The displacement the constraints have made since the warm start, added to D: at the
-   end of the step, and before a rebinning (which may wrap a disk across a periodic side:
-   afterwards Z is set again from the wrapped position). */
-static void WarmAccumulate(Sim *s, Warm *wm, PetscBool reset)
+/* The list's multipliers back into the slots (the fields that migrate, are checkpointed
+   and digested): before a rebinning, a checkpoint or a digest (the module's sync). */
+static void WarmSyncSlots(const Sim *s, Warm *wm)
 {
-  Particles *p  = &s->P;
-  PetscReal *dx = (PetscReal *)ParticlesField(p, wm->kd[0]), *dy = (PetscReal *)ParticlesField(p, wm->kd[1]);
-  PetscReal *zx = (PetscReal *)ParticlesField(p, wm->kz[0]), *zy = (PetscReal *)ParticlesField(p, wm->kz[1]);
-  for (PetscInt i = 0; i < p->n; i++) {
-    if (!reset) {
-      dx[i] += p->x[i] - zx[i];
-      dy[i] += p->y[i] - zy[i];
+  if (!wm->dirty || !wm->listOK) return;
+  WarmArrays(s, wm);
+  for (PetscInt i = 0; i < s->P.n; i++)
+    for (PetscInt t = wm->lr[2 * i]; t < wm->lr[2 * i + 2]; t++) {
+      const int q = wm->eq[t];
+      if (q >= 0) wm->slot[q][i] = KeyWord(wm->slot[q][i], wm->ent[t].lam);
     }
-    zx[i] = p->x[i];
-    zy[i] = p->y[i];
+  wm->dirty = PETSC_FALSE;
+}
+
+/* F, the field warm_w: between steps the warm start's displacement of the next step, W;
+   within a step, F + x is the displacement the warm start and the constraints have made
+   since the prediction (D, once the step ends). */
+static void WarmField(const Sim *s, const Warm *wm, PetscReal **fx, PetscReal **fy)
+{
+  *fx = (PetscReal *)ParticlesField(&s->P, wm->kw[0]);
+  *fy = (PetscReal *)ParticlesField(&s->P, wm->kw[1]);
+}
+
+/* sign +1: F + x, the displacement so far (before a rebinning, which may wrap x across a
+   periodic side); sign -1: back to F - x (after it, from the wrapped x). */
+static void WarmShift(Sim *s, Warm *wm, int sign)
+{
+  Particles *p = &s->P;
+  PetscReal *fx, *fy;
+  WarmField(s, wm, &fx, &fy);
+  for (PetscInt i = 0; i < p->n; i++) {
+    fx[i] = sign > 0 ? fx[i] + p->x[i] : fx[i] - p->x[i];
+    fy[i] = sign > 0 ? fy[i] + p->y[i] : fy[i] - p->y[i];
   }
 }
 
-/* The warm start (the essay above): each owned disk moves by theta times a blend of D,
-   its constraints' displacement of the last step, and G = J^T lambda, the multipliers
-   along the current normals, with the weight a = min(1, kappa r_i / lambda_max,i) on G;
-   the same fraction theta of the multipliers is kept.  The ghosts follow. */
+/* The warm start (the essay): each owned disk moves by W, the field; F becomes W - x. */
 static PetscErrorCode WarmStart(Sim *s, Warm *wm)
 {
-  const PetscReal theta = s->prm.warm, kappa = s->prm.warmBlend;
-  Particles      *p = &s->P;
-  const PetscInt  n = p->n + p->ng;
+  Particles *p = &s->P;
+  PetscReal *fx, *fy;
 
   PetscFunctionBeginUser;
-  if (n > wm->cap) {
-    PetscCall(PetscFree2(wm->gx, wm->gy));
-    wm->cap = PetscMax(n, wm->cap + wm->cap / 2);
-    PetscCall(PetscMalloc2(wm->cap, &wm->gx, wm->cap, &wm->gy));
-  }
-  PetscCall(PetscArrayzero(wm->gx, n));
-  PetscCall(PetscArrayzero(wm->gy, n));
-  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
-  wm->px = p->x, wm->py = p->y; /* G rides on the halo exchanges of a sweep: */
-  p->x = wm->gx, p->y = wm->gy;
-  if (s->dom.nnbr) PetscCall(HaloForward(&s->dom, p, &s->halo)); /* the ghosts' G and its reference */
-  PetscCall(PBDSweepCells(s, WarmGatherCell, wm, PETSC_FALSE));
-  p->x = wm->px, p->y = wm->py;
-
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  PetscReal *dx = (PetscReal *)ParticlesField(p, wm->kd[0]), *dy = (PetscReal *)ParticlesField(p, wm->kd[1]);
-  PetscReal *zx = (PetscReal *)ParticlesField(p, wm->kz[0]), *zy = (PetscReal *)ParticlesField(p, wm->kz[1]);
+  WarmField(s, wm, &fx, &fy);
   for (PetscInt i = 0; i < p->n; i++) {
-    double lmax = 0;
-    for (int q = 0; q < WARM_SLOTS; q++) {
-      const uint64_t w = wm->slot[q][i];
-      if (w) {
-        const double l = SlotLambda(w);
-        lmax           = l > lmax ? l : lmax;
-        if (theta != 1) wm->slot[q][i] = KeyWord(w, theta * l);
-      }
-    }
-    const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
-    dx[i]          = theta * (dx[i] + a * (wm->gx[i] - dx[i]));
-    dy[i]          = theta * (dy[i] + a * (wm->gy[i] - dy[i]));
-    p->x[i] += dx[i];
-    p->y[i] += dy[i];
-    zx[i] = p->x[i];
-    zy[i] = p->y[i];
+    p->x[i] += fx[i];
+    p->y[i] += fy[i];
+    fx[i] -= p->x[i];
+    fy[i] -= p->y[i];
   }
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   wm->inStep = PETSC_TRUE;
@@ -450,26 +552,77 @@ static PetscErrorCode WarmStart(Sim *s, Warm *wm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* G's sums for the step's last sweep: zero for every local disk, and the halo's
+   reference of the ghosts' sums. */
+static PetscErrorCode WarmZeroG(Sim *s, Warm *wm, PBDPair *pair)
+{
+  const Particles *p = &s->P;
+  const PetscInt   n = p->n + p->ng, nr = 2 * s->halo.nrecv;
+
+  PetscFunctionBeginUser;
+  if (n > wm->cap) {
+    PetscCall(PetscFree3(wm->gx, wm->gy, wm->lm));
+    wm->cap = PetscMax(n, wm->cap + wm->cap / 2);
+    PetscCall(PetscMalloc3(wm->cap, &wm->gx, wm->cap, &wm->gy, wm->cap, &wm->lm));
+  }
+  if (nr > wm->rcap) {
+    PetscCall(PetscFree(wm->aref));
+    wm->rcap = PetscMax(nr, wm->rcap + wm->rcap / 2);
+    PetscCall(PetscMalloc1(wm->rcap, &wm->aref));
+  }
+  PetscCall(PetscArrayzero(wm->gx, n));
+  PetscCall(PetscArrayzero(wm->gy, n));
+  PetscCall(PetscArrayzero(wm->aref, nr));
+  pair->ax = wm->gx, pair->ay = wm->gy, pair->aref = wm->aref;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The end of a step: D = F + x, and the next step's warm start
+   W = theta (D + a (G - D)), a = min(1, kappa r_i / lambda_max,i), into F. */
+static void WarmFinish(Sim *s, Warm *wm)
+{
+  const PetscReal theta = s->prm.warm, kappa = s->prm.warmBlend;
+  Particles      *p = &s->P;
+  PetscReal      *fx, *fy;
+  WarmField(s, wm, &fx, &fy);
+  for (PetscInt i = 0; i < p->n; i++) {
+    const double dx = fx[i] + p->x[i], dy = fy[i] + p->y[i], lmax = wm->lm[i];
+    const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
+    fx[i]          = theta * (dx + a * (wm->gx[i] - dx));
+    fy[i]          = theta * (dy + a * (wm->gy[i] - dy));
+  }
+}
+
 static PetscErrorCode PBDWStep(Sim *s)
 {
-  Warm *wm = WarmOf(s);
+  Warm   *wm = WarmOf(s);
+  PBDPair pair;
 
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);       /* after a restore, which does not rebin */
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
   WarmRefresh(s, wm);
-  if (s->prm.warm > 0) PetscCall(WarmStart(s, wm));
-  else wm->inStep = PETSC_TRUE, WarmAccumulate(s, wm, PETSC_TRUE);
-  if (!wm->listOK) PetscCall(WarmListBuild(s, wm)); /* a rebinning since the last pass */
-  PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
-  PetscCall(PBDRebinIfFar(s));
-  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
-  PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
-  WarmAccumulate(s, wm, PETSC_FALSE);
+  PetscCall(WarmStart(s, wm));
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm)); /* a rebinning since the binning */
+  wm->dirty = PETSC_TRUE;
+  if (s->prm.warmSweeps == 2) { /* forward, then exactly backward */
+    PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
+    PetscCall(PBDRebinIfFar(s));
+    if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
+    wm->dirty = PETSC_TRUE;
+    PetscCall(WarmZeroG(s, wm, &pair));
+    PetscCall(PBDSweepCellsPair(s, WarmCellRevLast, wm, PETSC_TRUE, &pair));
+  } else {
+    PetscCall(WarmZeroG(s, wm, &pair));
+    PetscCall(PBDSweepTilesPair(s, WarmTileLast, wm, PETSC_FALSE, &pair));
+  }
+  PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  WarmFinish(s, wm);
+  PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   wm->inStep = PETSC_FALSE;
-  s->sol.iterations += 2;
-  s->sol.lastIts = 2;
-  s->sol.maxIts  = 2;
+  s->sol.iterations += s->prm.warmSweeps;
+  s->sol.lastIts = s->prm.warmSweeps;
+  s->sol.maxIts  = s->prm.warmSweeps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -482,6 +635,7 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscInt, PetscInt64, Pet
   const Walls     *wl = &s->walls;
   const Particles *p  = &s->P;
   PetscFunctionBeginUser;
+  WarmSyncSlots(s, wm);
   WarmRefresh(s, wm);
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
@@ -499,7 +653,8 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscInt, PetscInt64, Pet
           else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, p->x[i], p->y[i], &nx, &ny) <
                      PETSC_INFINITY))
             continue;
-          if (lam > 0) add(s, i, -1 - (PetscInt64)t, p->id[i], lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
+          if (lam > 0)
+            add(s, i, -1 - (PetscInt64)t, p->id[i], lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
         }
         CELLS_FOR_PARTNERS(c, k, wm->fwd, i, j)
         {
@@ -521,6 +676,7 @@ static PetscErrorCode PBDWReport(Sim *s)
   PetscInt64 v[2] = {wm->overflow, 0};
 
   PetscFunctionBeginUser;
+  WarmSyncSlots(s, wm);
   WarmArrays(s, wm);
   for (PetscInt i = 0; i < s->P.n; i++)
     for (int q = 0; q < WARM_SLOTS; q++) v[1] += (uint32_t)wm->slot[q][i] != 0; /* lambda > 0 */
@@ -561,10 +717,8 @@ static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
     PetscCall(PetscSNPrintf(name, sizeof(name), "warm_c%d", q));
     PetscCall(ParticlesRegisterField(&s->P, name, FIELD_INT64, flags, &wm->ks[q]));
   }
-  PetscCall(ParticlesRegisterField(&s->P, "warm_dx", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kd[0]));
-  PetscCall(ParticlesRegisterField(&s->P, "warm_dy", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kd[1]));
-  PetscCall(ParticlesRegisterField(&s->P, "warm_zx", FIELD_REAL, FIELD_MIGRATES, &wm->kz[0]));
-  PetscCall(ParticlesRegisterField(&s->P, "warm_zy", FIELD_REAL, FIELD_MIGRATES, &wm->kz[1]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_wx", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kw[0]));
+  PetscCall(ParticlesRegisterField(&s->P, "warm_wy", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kw[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -594,7 +748,8 @@ static PetscErrorCode WarmBeforeRebin(Sim *s, void *ctx)
 {
   Warm *wm = (Warm *)ctx;
   PetscFunctionBeginUser;
-  if (wm->inStep) WarmAccumulate(s, wm, PETSC_FALSE);
+  WarmSyncSlots(s, wm);
+  if (wm->inStep) WarmShift(s, wm, +1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -652,7 +807,7 @@ static PetscErrorCode WarmAfterRebin(Sim *s, void *ctx)
     for (int q = 0; q < WARM_SLOTS; q++) wm->slot[q][i] = tmp[(size_t)WARM_SLOTS * i + q];
   PetscCall(PetscFree(tmp));
   wm->listOK = PETSC_FALSE;
-  if (wm->inStep) WarmAccumulate(s, wm, PETSC_TRUE);
+  if (wm->inStep) WarmShift(s, wm, -1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -671,7 +826,7 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
       if ((uint32_t)sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h); /* lambda > 0 */
   }
   for (int a = 0; a < 2; a++) { /* D, bitwise */
-    const PetscReal *v = (const PetscReal *)ParticlesField(p, wm->kd[a]);
+    const PetscReal *v = (const PetscReal *)ParticlesField(p, wm->kw[a]);
     for (PetscInt i = 0; i < p->n; i++) {
       uint64_t b;
       memcpy(&b, &v[i], sizeof(b));
@@ -684,14 +839,23 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode WarmSync(const Sim *s, void *ctx)
+{
+  PetscFunctionBeginUser;
+  WarmSyncSlots(s, (Warm *)ctx);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
 {
   Warm *wm = (Warm *)ctx;
   (void)s;
   PetscFunctionBeginUser;
-  PetscCall(PetscFree2(wm->gx, wm->gy));
-  PetscCall(PetscFree3(wm->lb, wm->lw, wm->le));
+  PetscCall(PetscFree3(wm->gx, wm->gy, wm->lm));
+  PetscCall(PetscFree(wm->aref));
+  PetscCall(PetscFree(wm->lr));
   PetscCall(PetscFree(wm->ent));
+  PetscCall(PetscFree(wm->eq));
   PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -711,6 +875,7 @@ PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->beforeRebin = WarmBeforeRebin;
   m->afterRebin  = WarmAfterRebin;
   m->digest      = WarmDigest;
+  m->sync        = WarmSync;
   m->destroy     = WarmDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -123,6 +123,7 @@ expect_error "penalty_gamma"                  -solver penalty -penalty_gamma -1
 expect_error "solver_max_it"                  -solver pngs -solver_max_it 0
 expect_error "-pbdw_warm 1.5: must be in"     -solver pbdw -pbdw_warm 1.5
 expect_error "-pbdw_blend 0.: must be > 0"    -solver pbdw -pbdw_blend 0
+expect_error "-pbdw_sweeps 3: must be 1 or 2" -solver pbdw -pbdw_sweeps 3
 expect_error "-output_round 0: must be"       -output_round 0
 expect_error "not both 0"                     -solver pgs -solver_rtol 0 -solver_atol 0
 expect_error "pgs_active"                     -solver pgs -pgs_active 5

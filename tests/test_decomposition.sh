@@ -61,8 +61,9 @@ scenario pngs "1 2 3" $PILE -solver pngs -solver_rtol 1e-9
 scenario penalty "1 2 3" $PILE -solver penalty -penalty_gamma 200
 # pbdw carries contact multipliers in per-disk slots that migrate, are ghosted and are
 # rehomed at every rebinning (warm.c): the jamming pile, and the corner run where every
-# disk crosses rank boundaries.
+# disk crosses rank boundaries; the symmetric sweep (-pbdw_sweeps 2) on the pile too.
 scenario pbdw "1 2 3 4" $PILE -solver pbdw
+scenario pbdw_sym "1 3" $PILE -solver pbdw -pbdw_sweeps 2
 MIN_MOVED=3000
 scenario pbdw_corner "1 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
   -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2 -solver pbdw

@@ -62,7 +62,7 @@ check "the restart did not start at step 250" grep -q "restarted from 'a.chk.h5'
 check "pbdw restart (2 -> 3 ranks): digest $(digest b.log) != straight $(digest r1.log)" same "$(digest b.log)" "$(digest r1.log)"
 has_slots() { h5ls a.chk.h5/checkpoint 2>/dev/null | grep -q warm_c0; }
 check "the checkpoint has no contact slots (warm_c0)" has_slots
-has_disp() { h5ls a.chk.h5/checkpoint 2>/dev/null | grep -q warm_dx; }
-check "the checkpoint has no carried displacements (warm_dx)" has_disp
+has_disp() { h5ls a.chk.h5/checkpoint 2>/dev/null | grep -q warm_wx; }
+check "the checkpoint has no carried displacements (warm_wx)" has_disp
 
 finish

@@ -19,7 +19,7 @@
  * PBD: y = x - h e_2, then P_{S_2} ∘ P_{S_1}, the projections of project.h.  The error is
  * the sup over the steps of |x_k - x(t_k)| on [0, T], T = 3 (sliding and free phase).
  * Observed order over 5 halvings of h must lie in [0.8, 1.2], for PBD and for pbdw's step
- * (warm.c: a blended warm start, clamped increments, a symmetric sweep).               */
+ * (warm.c: a blended warm start, clamped increments, one sweep or a symmetric one).    */
 #include "sliding.h"
 
 static double SupError(double h, double T, double a, double C)
@@ -40,20 +40,14 @@ static double SupError(double h, double T, double a, double C)
   return err;
 }
 
-/* The same with pbdw's step (warm.c).  The warm start moves the point by
-   theta (D + alpha (G - D)): D its constraint displacement of the last step, G the two
-   multipliers along the current normals; then the symmetric sweep 1, 2, 2, 1 of clamped
-   increments (project.h).  warm.c takes alpha = min(1, kappa r / largest multiplier):
-   1 here, where the multipliers are of order h; alpha = 0.1 checks the D side too. */
-static void BallNormal(const double *x, const double *c, double *n)
-{
-  double d = 0;
-  for (int k = 0; k < 3; k++) n[k] = x[k] - c[k], d += n[k] * n[k];
-  d = sqrt(d);
-  for (int k = 0; k < 3; k++) n[k] = d > 0 ? n[k] / d : 0;
-}
-
-static void BallIncrement(double *x, const double *c, double R, double *lam)
+/* The same with pbdw's step (warm.c).  The prediction, then the warm start W of the
+   last step; then the sweep of clamped increments (project.h), 1, 2 (-pbdw_sweeps 1) or
+   1, 2, 2, 1 (-pbdw_sweeps 2), whose last pass sums G, each multiplier along the normal
+   it was projected on; D = x - y is what the step's constraints moved the point, and the
+   next warm start is W = theta (D + alpha (G - D)).  warm.c takes alpha = min(1, kappa r
+   / largest multiplier): 1 here, where the multipliers are of order h; alpha = 0.1 checks
+   the D side too. */
+static void BallIncrement(double *x, const double *c, double R, double *lam, double *G)
 {
   double n[3], d = 0;
   for (int k = 0; k < 3; k++) n[k] = x[k] - c[k], d += n[k] * n[k];
@@ -63,30 +57,34 @@ static void BallIncrement(double *x, const double *c, double R, double *lam)
   const double delta = ClampedIncrement(d - R, *lam);
   *lam += delta;
   for (int k = 0; k < 3; k++) x[k] += delta * n[k];
+  if (G)
+    for (int k = 0; k < 3; k++) G[k] += *lam * n[k];
 }
 
-static double SupErrorWarm(double h, double T, double a, double C, double theta, double alpha)
+static double SupErrorWarm(double h, double T, double a, double C, double theta, double alpha, int sweeps)
 {
   const double R = sqrt(1 + C * C), c1[3] = {0, 0, C}, c2[3] = {0, 0, -C};
-  double       x[3] = {sin(a), cos(a), 0}, D[3] = {0, 0, 0}, err = 0, l1 = 0, l2 = 0;
+  double       x[3] = {sin(a), cos(a), 0}, W[3] = {0, 0, 0}, err = 0, l1 = 0, l2 = 0;
   const long   n = lround(T / h);
   for (long k = 1; k <= n; k++) {
-    double ex[3], n1[3], n2[3], z[3];
+    double ex[3], y[3], G[3] = {0, 0, 0};
     x[1] -= h;
-    BallNormal(x, c1, n1);
-    BallNormal(x, c2, n2);
-    for (int q = 0; q < 3; q++) {
-      D[q] = theta * (D[q] + alpha * (l1 * n1[q] + l2 * n2[q] - D[q]));
-      x[q] += D[q];
-      z[q] = x[q];
+    for (int q = 0; q < 3; q++) y[q] = x[q], x[q] += W[q];
+    if (sweeps == 2) {
+      BallIncrement(x, c1, R, &l1, NULL);
+      BallIncrement(x, c2, R, &l2, NULL);
+      BallIncrement(x, c2, R, &l2, G);
+      BallIncrement(x, c1, R, &l1, G);
+    } else {
+      BallIncrement(x, c1, R, &l1, G);
+      BallIncrement(x, c2, R, &l2, G);
     }
     l1 *= theta;
     l2 *= theta;
-    BallIncrement(x, c1, R, &l1);
-    BallIncrement(x, c2, R, &l2);
-    BallIncrement(x, c2, R, &l2);
-    BallIncrement(x, c1, R, &l1);
-    for (int q = 0; q < 3; q++) D[q] += x[q] - z[q];
+    for (int q = 0; q < 3; q++) {
+      const double D = x[q] - y[q];
+      W[q]           = theta * (D + alpha * (G[q] - D));
+    }
     SlidingExact(a, k * h, ex);
     const double e =
       sqrt((x[0] - ex[0]) * (x[0] - ex[0]) + (x[1] - ex[1]) * (x[1] - ex[1]) + (x[2] - ex[2]) * (x[2] - ex[2]));
@@ -131,13 +129,14 @@ int main(void)
     fprintf(stderr, "FAIL: observed order %.4f not in [0.8, 1.2]\n", order);
   }
   /* pbdw (issues 18, 30): the same study; theta = -pbdw_warm, alpha the blend's weight on G */
-  const double cases[3][2] = {{1, 1}, {1, 0.1}, {0.5, 1}};
-  for (int t = 0; t < 3; t++) {
+  const double cases[4][3] = {{1, 1, 1}, {1, 0.1, 1}, {0.5, 1, 1}, {1, 1, 2}};
+  for (int t = 0; t < 4; t++) {
     const double theta = cases[t][0], alpha = cases[t][1];
+    const int    sweeps = (int)cases[t][2];
     double       ew[6];
-    printf("# pbdw, warm %g, blend weight %g\n", theta, alpha);
+    printf("# pbdw, warm %g, blend weight %g, sweeps %d\n", theta, alpha, sweeps);
     for (int k = 0; k < 6; k++) {
-      ew[k] = SupErrorWarm(h[k], T, a, C, theta, alpha);
+      ew[k] = SupErrorWarm(h[k], T, a, C, theta, alpha, sweeps);
       printf("  %10.6f  %12.5e  %6.3f\n", h[k], ew[k], k ? ew[k - 1] / ew[k] : 0.0);
     }
     const double ow = Order(h, ew);

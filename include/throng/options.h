@@ -32,25 +32,25 @@ typedef struct {
 typedef struct {
   char scenario[64]; /* -scenario NAME: a ready-made set of options            */
   /* particles */
-  PetscInt64 n;      /* -n: number of disks                                        */
-  PetscReal  radius; /* -radius: mean disk radius                                  */
-  PetscReal  poly;   /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
+  PetscInt64 n;          /* -n: number of disks                                        */
+  PetscReal  radius;     /* -radius: mean disk radius                                  */
+  PetscReal  poly;       /* -polydispersity p: radii uniform in [R(1-p), R(1+p)]       */
   PetscReal  bidisperse; /* -bidisperse q: even ids radius R, odd ids q R (0: off) */
   /* time stepping */
   PetscReal  dt;    /* -dt: time step h                                           */
   PetscInt   steps; /* -steps                                                     */
   PetscInt64 seed;  /* -seed: key of every random stream                          */
   /* domain, cells, walls */
-  PetscReal box[4];  /* -box x0,y0,x1,y1: decomposed region                        */
-  PetscBool wallBox; /* -wall_box: the box edges are walls                         */
+  PetscReal box[4];     /* -box x0,y0,x1,y1: decomposed region                        */
+  PetscBool wallBox;    /* -wall_box: the box edges are walls                         */
   PetscReal deformRate; /* -deform_rate e: periodic edges x (1 + e h) per step (deform.c) */
   PetscReal deformPhi;  /* -deform_phi f: ... until the packing fraction is f (0: never)  */
   PetscReal shearRate;  /* -shear_rate g: simple shear by Lees-Edwards images (deform.c)    */
   PetscReal baroP;      /* -barostat p: a pressure-controlled box (barostat.c; 0: off)       */
   PetscReal baroTau;    /* -barostat_tau: its time scale                                     */
-  int       pbcAxes; /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
-  PetscBool pbc[2];  /* ... as flags along x, y (periodic.c)                        */
-  PetscInt  nhalf;   /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
+  int       pbcAxes;    /* -periodic none|x|y|xy: 0..3, bit a set: periodic along a      */
+  PetscBool pbc[2];     /* ... as flags along x, y (periodic.c)                        */
+  PetscInt  nhalf;      /* -halfplanes nx,ny,b,...: disks kept in n·q >= b + r        */
   PetscReal half[3 * THRONG_MAX_HALFPLANES];
   PetscReal skin;            /* -skin: cell edge = 2 r_max + skin                          */
   PetscReal rebin;           /* -rebin_fraction: rebin when a prediction has moved a disk  */
@@ -68,6 +68,7 @@ typedef struct {
   PetscReal penalty;    /* -penalty_gamma: penalty parameter of seed 000 eq. 107      */
   PetscReal warm;       /* -pbdw_warm: fraction of the warm start carried (default 1)  */
   PetscReal warmBlend;  /* -pbdw_blend: kappa of the warm start's blend (warm.c)     */
+  PetscInt  warmSweeps; /* -pbdw_sweeps: 1 (forward) or 2 (forward, then backward)     */
   PetscReal active;     /* -pgs_active: linearise pairs and walls with gap < this     */
   PetscBool tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
   PetscBool monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
