@@ -10,21 +10,31 @@
  *
  * The scheme.  Each contact c (a pair, or a disk and a wall) carries a multiplier
  * lambda_c >= 0: the separation, in length, that the constraints made along its normal
- * in the last step; each disk carries D_i, the displacement its constraints made in the
- * last step (x_{k+1} - y_k).  A step is
+ * in the last step.  A step is
  *   1. PBD's prediction y = x + h f(x);
- *   2. the warm start: each disk moves by theta (D_i + a_i (G_i - D_i)), where
- *      G_i = sum_c lambda_c n_c is its multipliers along the normals of the predicted
- *      positions (half of a pair's to each disk), a_i = min(1, kappa r_i / lambda_max,i)
- *      with lambda_max,i the largest multiplier the disk holds, theta = -pbdw_warm
- *      (default 1) and kappa = -pbdw_blend (default 0.1); theta also scales every lambda;
- *   3. a symmetric sweep: PBD's order, then exactly the reverse order, where each
- *      constraint takes the clamped increment (project.h: ClampedIncrement)
+ *   2. the warm start: each disk moves by W_i, formed at the end of the last step;
+ *   3. a sweep in PBD's order (-pbdw_sweeps 1, the default; 2: that order, then exactly
+ *      the reverse one), where each constraint takes the clamped increment
+ *      (project.h: ClampedIncrement)
  *          delta = max(-gap, -lambda_c),   lambda_c <- lambda_c + delta,
  *      moving the disk(s) by delta along the normal: an overlap is removed as PBD does,
  *      and a gap that the warm start opened is closed again, by at most what the
- *      contact's own multiplier pushed, so that a contact that opens lets its disks go.
- * With every lambda and D zero a step is PBD's prediction and two sweeps.
+ *      contact's own multiplier pushed, so that a contact that opens lets its disks go;
+ *   4. the next warm start, W_i = theta (D_i + a_i (G_i - D_i)): D_i = x_i - y_i is what
+ *      the warm start and the constraints moved the disk in this step; G_i =
+ *      sum_c lambda_c n_c its multipliers along the normals the last sweep projected
+ *      them on (half of a pair's to each disk); a_i = min(1, kappa r_i / lambda_max,i)
+ *      with lambda_max,i the largest multiplier the disk holds; theta = -pbdw_warm
+ *      (default 1) and kappa = -pbdw_blend (default 0.1); theta also scales every lambda.
+ * With every lambda and W zero a step is PBD's: the prediction and one sweep.
+ *
+ * Cost.  The last sweep sums G and finds lambda_max as it goes, so a step is PBD's
+ * passes plus the two streaming passes of steps 2 and 4.  The sweep projects every
+ * contact that holds a multiplier (about 3 per disk in a pile, where PBD's sweep projects
+ * the overlapping ones only), and each projection is a chain of a square root and a
+ * division that the next projection of the same disk waits for: the last sweep runs two
+ * cell rows as two lanes, entry by entry, so that two such chains overlap (WarmTileLast).
+ * The symmetric sweep costs a second sweep and gains little (docs/algorithm.md).
  *
  * Why the blend (docs/algorithm.md has the analysis and the measurements).
  *   - G alone (issue 18's warm start) is consistent, but the push it applies depends on
@@ -54,20 +64,25 @@
  * multiplier (as in PBD) and is counted (slot_overflow, in the summary).  After every
  * rebinning each owned disk gathers the multipliers of the pairs it is now the base of,
  * from its own slots or its partner's (a ghost's slots are its owner's, copied with the
- * halo), and drops the rest.  G is summed by a pass in the sweep's order that moves no
- * disk: its sums ride on the sweep's halo exchanges in place of the positions, so a
- * ghost's share reaches its owner in the same order on any number of ranks.  D is a
- * field; within a step the position after the warm start (Z) is kept, and what the
- * constraints moved is added to D before any rebinning (which may wrap a disk across a
- * periodic side) and at the end.
+ * halo), and drops the rest.  Then the contact list is built (WarmListBuild): for each
+ * owned disk, in the order the disks are stored, its walls and half-stencil pairs closer
+ * than the skin at the binning positions, each with its slot and a copy of its
+ * multiplier (a float, as the slot keeps it).  The sweeps read and write the list only;
+ * the slots are written back before a rebinning, a checkpoint or a digest (the module's
+ * sync).  G is summed into per-disk arrays, the ghosts' too: those sums ride the sweep's
+ * halo exchanges with their own reference (halo.h: HaloForwardPair), so that a ghost's
+ * share reaches its owner in the same order on any number of ranks.  W is a field,
+ * warm_w: between steps it holds W; within a step it holds W - (x after the warm start),
+ * so that adding x gives D at the end.  Before a rebinning (which may wrap a disk across
+ * a periodic side) x is added, and after it subtracted again.
  *
- * The skin.  The warm start and the first sweep can move disks further than a prediction;
- * after each the disks are rebinned (and the multipliers rehomed) if one is further than
- * -rebin_fraction x skin from its binning position, so that every sweep starts inside the
- * skin, as PBD's does.
+ * The skin.  The warm start (and the first of two sweeps) can move disks further than a
+ * prediction; after it the disks are rebinned (and the multipliers rehomed) if one is
+ * further than -rebin_fraction x skin from its binning position, so that every sweep
+ * starts inside the skin, as PBD's does.
  *
- * The promises.  The slots and D are fields (particles.c) that migrate and are
- * checkpointed, and they are in the state digest: restarts are exact.  The passes run in
+ * The promises.  The slots and W are fields (particles.c) that migrate and are
+ * checkpointed, and they are in the state digest: restarts are exact.  The sweeps run in
  * the order of PBDSweepCells (pbd.c), which depends on the binning only, so the
  * trajectory is bitwise the same on any number of ranks (ctest -R
  * "pile|decomposition").  What is proved and what is only measured: docs/algorithm.md. */
@@ -689,9 +704,10 @@ static PetscErrorCode PBDWView(MPI_Comm comm, const Params *p)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(comm,
-                        "throng: solver=pbdw warm=%g (contact multipliers carried between steps, %d slots per disk; "
-                        "a symmetric sweep)\n",
-                        (double)p->warm, WARM_SLOTS));
+                        "throng: solver=pbdw warm=%g blend=%g sweeps=%" PetscInt_FMT
+                        " (contact multipliers carried between steps, %d slots per disk; %s)\n",
+                        (double)p->warm, (double)p->warmBlend, p->warmSweeps, WARM_SLOTS,
+                        p->warmSweeps == 2 ? "a symmetric sweep" : "one forward sweep"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
