@@ -538,8 +538,8 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
                     "(docs/algorithm.md)",
                     &p->warmBlend, NULL));
   PetscCall(OptInt(o, OPT_PHYS, "-pbdw_sweeps",
-                   "pbdw: sweeps per step: 1 (forward) or 2 (forward, then exactly backward: a smaller constraint "
-                   "error, at about 1.6 times the cost)",
+                   "pbdw: sweeps per step: 1 (forward) or 2 (forward, then exactly backward; a second sweep's "
+                   "cost for no measured gain in deep piles)",
                    &p->warmSweeps, NULL));
   PetscCall(
     OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
