@@ -58,6 +58,11 @@ PetscErrorCode SimModulesStepEnd(Sim *s, const char **stop)
 {
   PetscFunctionBeginUser;
   *stop = NULL;
+  for (PetscInt k = 0; k < s->nmod; k++) /* a stepEnd may remove, add or reorder disks: */
+    if (s->mod[k].stepEnd) {             /* the fields must hold the whole state first  */
+      PetscCall(SimModulesSync(s));
+      break;
+    }
   for (PetscInt k = 0; k < s->nmod; k++) {
     const char *why = NULL;
     if (s->mod[k].stepEnd) PetscCall(s->mod[k].stepEnd(s, s->mod[k].ctx, &why));

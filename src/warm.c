@@ -13,8 +13,7 @@
  * in the last step.  A step is
  *   1. PBD's prediction y = x + h f(x);
  *   2. the warm start: each disk moves by W_i, formed at the end of the last step;
- *   3. a sweep in PBD's order (-pbdw_sweeps 1, the default; 2: that order, then exactly
- *      the reverse one), where each constraint takes the clamped increment
+ *   3. one sweep in PBD's order, where each constraint takes the clamped increment
  *      (project.h: ClampedIncrement)
  *          delta = max(-gap, -lambda_c),   lambda_c <- lambda_c + delta,
  *      moving the disk(s) by delta along the normal: an overlap is removed as PBD does,
@@ -28,13 +27,19 @@
  *      (default 1) and kappa = -pbdw_blend (default 0.1); theta also scales every lambda.
  * With every lambda and W zero a step is PBD's: the prediction and one sweep.
  *
+ * -pbdw_sweeps 2, the symmetric step (issue 30's first form, PBDWStepSymmetric): after the
+ * prediction a pass that moves no disk sums G along the normals at the predicted
+ * positions, the warm start W = theta (D + a (G - D)) is formed from the last step's D,
+ * and the sweep runs forward, then exactly backward.  It costs about three times the
+ * one-sweep step and is no more accurate in piles; in a deep crowd queue it stays closer
+ * to PNGS's flow (docs/algorithm.md, "Crowds").
+ *
  * Cost.  The last sweep sums G and finds lambda_max as it goes, so a step is PBD's
  * passes plus the two streaming passes of steps 2 and 4.  The sweep projects every
  * contact that holds a multiplier (about 3 per disk in a pile, where PBD's sweep projects
  * the overlapping ones only), and each projection is a chain of a square root and a
  * division that the next projection of the same disk waits for: the last sweep runs two
  * cell rows as two lanes, entry by entry, so that two such chains overlap (WarmTileLast).
- * The symmetric sweep costs a second sweep and gains little (docs/algorithm.md).
  *
  * Why the blend (docs/algorithm.md has the analysis and the measurements).
  *   - G alone (issue 18's warm start) is consistent, but the push it applies depends on
@@ -68,12 +73,12 @@
  * owned disk, in the order the disks are stored, its walls and half-stencil pairs closer
  * than the skin at the binning positions, each with its slot and a copy of its
  * multiplier (a float, as the slot keeps it).  The sweeps read and write the list only;
- * the slots are written back before a rebinning, a checkpoint or a digest (the module's
- * sync).  G is summed into per-disk arrays, the ghosts' too: those sums ride the sweep's
+ * the slots are written back before a rebinning, a checkpoint, a digest and the modules'
+ * stepEnd hooks, which may remove or add disks (the module's sync, modules.c).  G is summed into per-disk arrays, the ghosts' too: those sums ride the sweep's
  * halo exchanges with their own reference (halo.h: HaloForwardPair), so that a ghost's
  * share reaches its owner in the same order on any number of ranks.  W is a field,
- * warm_w: between steps it holds W; within a step it holds W - (x after the warm start),
- * so that adding x gives D at the end.  Before a rebinning (which may wrap a disk across
+ * warm_w: between steps it holds W (the symmetric step: D); within a step it holds
+ * W - (x after the warm start), so that adding x gives D at the end.  Before a rebinning (which may wrap a disk across
  * a periodic side) x is added, and after it subtracted again.
  *
  * The skin.  The warm start (and the first of two sweeps) can move disks further than a
@@ -113,12 +118,12 @@ typedef struct {
   PetscInt   cap;
   PetscReal *aref; /* the halo's reference of the ghosts' G, capacity rcap */
   PetscInt   rcap;
-  WarmEntry *ent; /* the contact list, in the sweep's order (WarmListBuild) */
-  int8_t    *eq;  /* each entry's slot in its base disk, or -1 */
-  PetscInt   ecap, lcap;
-  int32_t   *lr;     /* owned disk i's entries: walls [lr[2i], lr[2i+1]), pairs [lr[2i+1], lr[2i+2]) */
-  PetscBool  listOK; /* built since the last binning */
-  PetscBool  dirty;  /* the list's multipliers are newer than the slots' */
+  WarmEntry *ent;            /* the contact list, in the sweep's order (WarmListBuild) */
+  int8_t    *eq;             /* each entry's slot in its base disk, or -1 */
+  PetscInt   ecap, lcap, ln; /* capacities; ln: the owned disks when the list was built */
+  int32_t   *lr;             /* owned disk i's entries: walls [lr[2i], lr[2i+1]), pairs [lr[2i+1], lr[2i+2]) */
+  PetscBool  listOK;         /* built since the last binning */
+  PetscBool  dirty;          /* the list's multipliers are newer than the slots' */
 } Warm;
 
 static inline uint32_t SlotKey(uint64_t w) { return (uint32_t)(w >> 32); }
@@ -286,6 +291,7 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
   PetscCheck(ne < INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-solver pbdw: more than 2^31 contacts on one rank");
   PetscCheck(next == p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pbdw: not every disk is in a cell");
   wm->lr[2 * p->n] = (int32_t)ne;
+  wm->ln           = p->n;
   wm->listOK       = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -318,39 +324,35 @@ static inline void ListWall(const Walls *wl, WarmEntry *E, double ri, double *xi
   }
 }
 
-/* The sweep's operation on cell k: for each disk in id order, its walls, then its pairs
-   of the half stencil, each with its clamped increment (contact list order).  The
-   reverse sweep visits the same constraints in exactly the opposite order.  In the
-   step's last sweep (last) it also sums G = J^T lambda, each contact's new multiplier
-   along the normal it was just projected on (half of a pair's to each disk, the
-   partner's into its own sum, a ghost's too: the sums ride the halo), keeps each disk's
-   largest multiplier (lm) and scales its multipliers by theta. */
-static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev, PetscBool last)
+/* The sweep's operation on cell k (the symmetric step's sweeps): for each disk in id
+   order, its walls, then its pairs of the half stencil, each with its clamped increment
+   (contact list order).  The reverse sweep visits the same constraints in exactly the
+   opposite order. */
+static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev)
 {
   const Cells      *c  = &s->cells;
   const Walls      *wl = &s->walls;
   Particles        *p  = &s->P;
-  PetscReal        *x = p->x, *y = p->y, *gx = wm->gx, *gy = wm->gy;
-  const PetscReal  *r     = p->r;
-  const PetscInt64 *id    = p->id;
-  const double      theta = s->prm.warm;
+  PetscReal        *x = p->x, *y = p->y;
+  const PetscReal  *r  = p->r;
+  const PetscInt64 *id = p->id;
   const PetscInt    b = c->beg[k], e = c->end[k];
   for (PetscInt ii = b; ii < e; ii++) {
     const PetscInt i  = rev ? e - 1 - (ii - b) : ii;
     const PetscInt wb = wm->lr[2 * i], pb = wm->lr[2 * i + 1], pe = wm->lr[2 * i + 2];
     WarmEntry     *E  = wm->ent;
-    double         xi = x[i], yi = y[i], gs[2] = {0, 0};
+    double         xi = x[i], yi = y[i];
     if (!rev)
-      for (PetscInt t = wb; t < pb; t++) ListWall(wl, &E[t], r[i], &xi, &yi, last ? gs : NULL);
+      for (PetscInt t = wb; t < pb; t++) ListWall(wl, &E[t], r[i], &xi, &yi, NULL);
     for (PetscInt tt = 0; tt < pe - pb; tt++) {
       WarmEntry     *en = &E[rev ? pe - 1 - tt : pb + tt];
       const PetscInt j  = en->j;
       const double   dx = x[j] - xi, dy = y[j] - yi, d2 = dx * dx + dy * dy, sum = r[i] + r[j];
       const double   lam = EntryLambda(en);
       if (!(lam > 0) && d2 >= sum * sum) continue;
-      const double d = sqrt(d2), inv = 1 / d, delta = ClampedIncrement(d - sum, lam);
+      const double d = sqrt(d2), delta = ClampedIncrement(d - sum, lam);
       if (d > 0) {
-        const double cc = 0.5 * delta * inv;
+        const double cc = 0.5 * delta / d;
         xi -= cc * dx;
         yi -= cc * dy;
         x[j] += cc * dx;
@@ -361,34 +363,15 @@ static inline void WarmCellDir(Sim *s, Warm *wm, PetscInt k, PetscBool rev, Pets
         else xi += h, x[j] -= h;
       }
       EntrySet(en, lam + delta);
-      if (last && d > 0) {
-        const double h = 0.5 * EntryLambda(en) * inv;
-        gs[0] -= h * dx;
-        gs[1] -= h * dy;
-        gx[j] += h * dx;
-        gy[j] += h * dy;
-      }
     }
     if (rev)
-      for (PetscInt t = pb - 1; t >= wb; t--) ListWall(wl, &E[t], r[i], &xi, &yi, last ? gs : NULL);
+      for (PetscInt t = pb - 1; t >= wb; t--) ListWall(wl, &E[t], r[i], &xi, &yi, NULL);
     x[i] = xi;
     y[i] = yi;
-    if (last) {
-      double lmax = 0;
-      gx[i] += gs[0];
-      gy[i] += gs[1];
-      for (PetscInt t = wb; t < pe; t++) {
-        const double l = EntryLambda(&E[t]);
-        lmax           = l > lmax ? l : lmax;
-        if (theta != 1 && l > 0) EntrySet(&E[t], theta * l);
-      }
-      wm->lm[i] = lmax;
-    }
   }
 }
 
-static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE, PETSC_FALSE); }
-static void WarmCellRevLast(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE, PETSC_TRUE); }
+static void WarmCell(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_FALSE); }
 
 /* The last forward sweep in two lanes.  The disks of one cell row of a tile are stored
    one after the other (domain.c: slot), and so are their entries; two rows of one
@@ -511,10 +494,14 @@ static void WarmRefresh(Sim *s, Warm *wm)
 }
 
 /* The list's multipliers back into the slots (the fields that migrate, are checkpointed
-   and digested): before a rebinning, a checkpoint or a digest (the module's sync). */
-static void WarmSyncSlots(const Sim *s, Warm *wm)
+   and digested): before a rebinning, a checkpoint, a digest or the stepEnd hooks. */
+static PetscErrorCode WarmSyncSlots(const Sim *s, Warm *wm)
 {
-  if (!wm->dirty || !wm->listOK) return;
+  PetscFunctionBeginUser;
+  if (!wm->dirty || !wm->listOK) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(wm->ln == s->P.n, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "pbdw: the disks changed while their multipliers were outside the fields (a hook that moves disks "
+             "must come after the modules' sync)");
   WarmArrays(s, wm);
   for (PetscInt i = 0; i < s->P.n; i++)
     for (PetscInt t = wm->lr[2 * i]; t < wm->lr[2 * i + 2]; t++) {
@@ -522,6 +509,7 @@ static void WarmSyncSlots(const Sim *s, Warm *wm)
       if (q >= 0) wm->slot[q][i] = KeyWord(wm->slot[q][i], wm->ent[t].lam);
     }
   wm->dirty = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* F, the field warm_w: between steps the warm start's displacement of the next step, W;
@@ -608,36 +596,117 @@ static void WarmFinish(Sim *s, Warm *wm)
   }
 }
 
+/* -pbdw_sweeps 2, the symmetric step: G and lambda_max at the predicted positions,
+   summed by a pass of their own before the warm start (it moves no disk; its sums ride
+   the halo as the sweep's do), then a forward and an exactly backward sweep.  Between
+   steps the field holds D, not W. */
+static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
+{
+  Warm            *wm = (Warm *)ctx;
+  const Cells     *c  = &s->cells;
+  const Walls     *wl = &s->walls;
+  Particles       *p  = &s->P;
+  const PetscReal *x = p->x, *y = p->y;
+  PetscReal       *gx = wm->gx, *gy = wm->gy;
+  const double     theta = s->prm.warm;
+  for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+    const PetscInt wb = wm->lr[2 * i], pb = wm->lr[2 * i + 1], pe = wm->lr[2 * i + 2];
+    const double   xi = x[i], yi = y[i];
+    double         sx = 0, sy = 0, lmax = 0;
+    for (PetscInt t = wb; t < pe; t++) {
+      WarmEntry   *en  = &wm->ent[t];
+      const double lam = EntryLambda(en);
+      if (!(lam > 0)) continue;
+      lmax = lam > lmax ? lam : lmax;
+      if (theta != 1) EntrySet(en, theta * lam);
+      if (t < pb) {
+        const PetscInt w = -1 - en->j, g = w - wl->n;
+        double         nx, ny;
+        if (g < 0) nx = wl->w[3 * w], ny = wl->w[3 * w + 1];
+        else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
+          continue;
+        sx += lam * nx;
+        sy += lam * ny;
+      } else {
+        const PetscInt j  = en->j;
+        const double   dx = x[j] - xi, dy = y[j] - yi, d = sqrt(dx * dx + dy * dy);
+        if (!(d > 0)) continue;
+        const double h = 0.5 * lam / d;
+        sx -= h * dx;
+        sy -= h * dy;
+        gx[j] += h * dx;
+        gy[j] += h * dy;
+      }
+    }
+    gx[i] += sx;
+    gy[i] += sy;
+    wm->lm[i] = lmax;
+  }
+}
+
+static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)ctx, k, PETSC_TRUE); }
+
+static PetscErrorCode PBDWStepSymmetric(Sim *s)
+{
+  Warm      *wm = WarmOf(s);
+  PBDPair    pair;
+  PetscReal *fx, *fy;
+
+  PetscFunctionBeginUser;
+  WarmRefresh(s, wm);
+  PetscCall(PBDPredict(s));
+  WarmRefresh(s, wm);
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
+  wm->dirty = PETSC_TRUE;
+  PetscCall(WarmZeroG(s, wm, &pair));
+  PetscCall(PBDSweepCellsPair(s, WarmGatherCell, wm, PETSC_FALSE, &pair));
+  WarmField(s, wm, &fx, &fy);
+  for (PetscInt i = 0; i < s->P.n; i++) fx[i] -= s->P.x[i], fy[i] -= s->P.y[i]; /* F + x = D */
+  WarmFinish(s, wm);                                                            /* F = W */
+  PetscCall(WarmStart(s, wm));
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
+  wm->dirty = PETSC_TRUE;
+  PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
+  if (s->prm.warmSweeps == 2) {
+    PetscCall(PBDRebinIfFar(s));
+    if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
+    wm->dirty = PETSC_TRUE;
+    PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
+  }
+  WarmField(s, wm, &fx, &fy); /* a rebinning may have moved the arrays */
+  for (PetscInt i = 0; i < s->P.n; i++) fx[i] += s->P.x[i], fy[i] += s->P.y[i]; /* F = D */
+  wm->inStep = PETSC_FALSE;
+  s->sol.iterations += 2;
+  s->sol.lastIts = 2;
+  s->sol.maxIts  = 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PBDWStep(Sim *s)
 {
   Warm   *wm = WarmOf(s);
   PBDPair pair;
 
   PetscFunctionBeginUser;
+  if (s->prm.warmSweeps == 2) {
+    PetscCall(PBDWStepSymmetric(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   WarmRefresh(s, wm);       /* after a restore, which does not rebin */
   PetscCall(PBDPredict(s)); /* may rebin: then the slots are rehomed (afterRebin) */
   WarmRefresh(s, wm);
   PetscCall(WarmStart(s, wm));
   if (!wm->listOK) PetscCall(WarmListBuild(s, wm)); /* a rebinning since the binning */
   wm->dirty = PETSC_TRUE;
-  if (s->prm.warmSweeps == 2) { /* forward, then exactly backward */
-    PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
-    PetscCall(PBDRebinIfFar(s));
-    if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
-    wm->dirty = PETSC_TRUE;
-    PetscCall(WarmZeroG(s, wm, &pair));
-    PetscCall(PBDSweepCellsPair(s, WarmCellRevLast, wm, PETSC_TRUE, &pair));
-  } else {
-    PetscCall(WarmZeroG(s, wm, &pair));
-    PetscCall(PBDSweepTilesPair(s, WarmTileLast, wm, PETSC_FALSE, &pair));
-  }
+  PetscCall(WarmZeroG(s, wm, &pair));
+  PetscCall(PBDSweepTilesPair(s, WarmTileLast, wm, PETSC_FALSE, &pair));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
   WarmFinish(s, wm);
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   wm->inStep = PETSC_FALSE;
-  s->sol.iterations += s->prm.warmSweeps;
-  s->sol.lastIts = s->prm.warmSweeps;
-  s->sol.maxIts  = s->prm.warmSweeps;
+  s->sol.iterations += 1;
+  s->sol.lastIts = 1;
+  s->sol.maxIts  = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -650,7 +719,7 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscInt, PetscInt64, Pet
   const Walls     *wl = &s->walls;
   const Particles *p  = &s->P;
   PetscFunctionBeginUser;
-  WarmSyncSlots(s, wm);
+  PetscCall(WarmSyncSlots(s, wm));
   WarmRefresh(s, wm);
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
@@ -691,7 +760,7 @@ static PetscErrorCode PBDWReport(Sim *s)
   PetscInt64 v[2] = {wm->overflow, 0};
 
   PetscFunctionBeginUser;
-  WarmSyncSlots(s, wm);
+  PetscCall(WarmSyncSlots(s, wm));
   WarmArrays(s, wm);
   for (PetscInt i = 0; i < s->P.n; i++)
     for (int q = 0; q < WARM_SLOTS; q++) v[1] += (uint32_t)wm->slot[q][i] != 0; /* lambda > 0 */
@@ -764,7 +833,7 @@ static PetscErrorCode WarmBeforeRebin(Sim *s, void *ctx)
 {
   Warm *wm = (Warm *)ctx;
   PetscFunctionBeginUser;
-  WarmSyncSlots(s, wm);
+  PetscCall(WarmSyncSlots(s, wm));
   if (wm->inStep) WarmShift(s, wm, +1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -858,7 +927,7 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
 static PetscErrorCode WarmSync(const Sim *s, void *ctx)
 {
   PetscFunctionBeginUser;
-  WarmSyncSlots(s, (Warm *)ctx);
+  PetscCall(WarmSyncSlots(s, (Warm *)ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

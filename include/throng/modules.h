@@ -30,7 +30,8 @@ typedef struct {
   PetscErrorCode (*checkpointRead)(Sim *, void *, hid_t grp, const char *path);
   PetscErrorCode (*digest)(const Sim *, void *, Digest *); /* records beyond the disks  */
   /* state kept outside the fields during the steps, written back into them before a
-     checkpoint or a digest reads them (warm.c's multipliers); not collective           */
+     checkpoint or a digest reads them and before the stepEnd hooks, which may remove,
+     add or reorder disks (warm.c's multipliers); not collective                      */
   PetscErrorCode (*sync)(const Sim *, void *);
   PetscErrorCode (*destroy)(Sim *, void *);
 } SimModule;
