@@ -40,13 +40,22 @@ static double SupError(double h, double T, double a, double C)
   return err;
 }
 
-/* The same with pbdw's step (warm.c).  The prediction, then the warm start W of the
-   last step; then the sweep of clamped increments (project.h), 1, 2 (-pbdw_sweeps 1) or
-   1, 2, 2, 1 (-pbdw_sweeps 2), whose last pass sums G, each multiplier along the normal
-   it was projected on; D = x - y is what the step's constraints moved the point, and the
-   next warm start is W = theta (D + alpha (G - D)).  warm.c takes alpha = min(1, kappa r
-   / largest multiplier): 1 here, where the multipliers are of order h; alpha = 0.1 checks
-   the D side too. */
+/* The same with pbdw's steps (warm.c).  -pbdw_sweeps 1: the prediction, then the warm
+   start W of the last step, one sweep 1, 2 of clamped increments (project.h) that sums G,
+   each multiplier along the normal it was projected on; D = x - y is what the step's
+   constraints moved the point, and the next warm start is W = theta (D + alpha (G - D)).
+   -pbdw_sweeps 2: the prediction, then G along the normals at the predicted point, the
+   warm start W = theta (D + alpha (G - D)) from the last step's D, and the sweep 1, 2, 2, 1.
+   warm.c takes alpha = min(1, kappa r / largest multiplier): 1 here, where the
+   multipliers are of order h; alpha = 0.1 checks the D side too. */
+static void BallNormal(const double *x, const double *c, double *n)
+{
+  double d = 0;
+  for (int k = 0; k < 3; k++) n[k] = x[k] - c[k], d += n[k] * n[k];
+  d = sqrt(d);
+  for (int k = 0; k < 3; k++) n[k] = d > 0 ? n[k] / d : 0;
+}
+
 static void BallIncrement(double *x, const double *c, double R, double *lam, double *G)
 {
   double n[3], d = 0;
@@ -69,21 +78,30 @@ static double SupErrorWarm(double h, double T, double a, double C, double theta,
   for (long k = 1; k <= n; k++) {
     double ex[3], y[3], G[3] = {0, 0, 0};
     x[1] -= h;
+    if (sweeps == 2) { /* W from the last step's D (kept in W) and G at the prediction */
+      double n1[3], n2[3];
+      BallNormal(x, c1, n1);
+      BallNormal(x, c2, n2);
+      for (int q = 0; q < 3; q++) W[q] = theta * (W[q] + alpha * (l1 * n1[q] + l2 * n2[q] - W[q]));
+      l1 *= theta;
+      l2 *= theta;
+    }
     for (int q = 0; q < 3; q++) y[q] = x[q], x[q] += W[q];
     if (sweeps == 2) {
       BallIncrement(x, c1, R, &l1, NULL);
       BallIncrement(x, c2, R, &l2, NULL);
-      BallIncrement(x, c2, R, &l2, G);
-      BallIncrement(x, c1, R, &l1, G);
+      BallIncrement(x, c2, R, &l2, NULL);
+      BallIncrement(x, c1, R, &l1, NULL);
+      for (int q = 0; q < 3; q++) W[q] = x[q] - y[q]; /* D, for the next step */
     } else {
       BallIncrement(x, c1, R, &l1, G);
       BallIncrement(x, c2, R, &l2, G);
-    }
-    l1 *= theta;
-    l2 *= theta;
-    for (int q = 0; q < 3; q++) {
-      const double D = x[q] - y[q];
-      W[q]           = theta * (D + alpha * (G[q] - D));
+      l1 *= theta;
+      l2 *= theta;
+      for (int q = 0; q < 3; q++) {
+        const double D = x[q] - y[q];
+        W[q]           = theta * (D + alpha * (G[q] - D));
+      }
     }
     SlidingExact(a, k * h, ex);
     const double e =
