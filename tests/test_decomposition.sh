@@ -64,6 +64,22 @@ scenario penalty "1 2 3" $PILE -solver penalty -penalty_gamma 200
 # disk crosses rank boundaries; the symmetric sweep (-pbdw_sweeps 2) on the pile too.
 scenario pbdw "1 2 3 4" $PILE -solver pbdw
 scenario pbdw_sym "1 3" $PILE -solver pbdw -pbdw_sweeps 2
+# pbdw in a crowd whose agents leave through a door (removed in the crowd's stepEnd,
+# which reorders the disks: the multipliers must be back in their fields first).
+printf 'walkable POLYGON ((0 0, 8 0, 8 3.4, 11 3.4, 11 4.6, 8 4.6, 8 8, 0 8, 0 0))\nexit     LINESTRING (11 3.4, 11 4.6)\n' >"$out/door.wkt"
+# (-check_conservation is off: the agents that leave are not conserved.)
+cref=""
+for np in 1 2 3; do
+  check "pbdw_crowd on $np ranks failed" logged "$out/pbdw_crowd.$np.log" timeout 300 "$MPIEXEC" -n "$np" --oversubscribe \
+    "$THRONG" -quiet -output none -geometry "$out/door.wkt" -n 150 -radius 0.2 -polydispersity 0 -init jitter \
+    -init_phi 0.45 -init_region 0.3,0.3,7.7,7.7 -crowd_model projection -exit_rule reach -dt 0.01 -steps 1500 \
+    -skin 0.2 -tile 2 -eikonal_h 0.05 -solver pbdw
+  cd_np=$(sed -n 's/^state-digest: //p' "$out/pbdw_crowd.$np.log")
+  left=$(sed -n 's/.* N \([0-9]*\) .*/\1/p' "$out/pbdw_crowd.$np.log" | tail -1)
+  echo "pbdw_crowd  ranks $np  digest $cd_np  agents left in the room ${left:-?}"
+  check "pbdw_crowd on $np ranks printed no digest" test -n "$cd_np"
+  if [ -z "$cref" ]; then cref=$cd_np; else check "pbdw_crowd: digest on $np ranks differs from 1 rank" same "$cd_np" "$cref"; fi
+done
 MIN_MOVED=3000
 scenario pbdw_corner "1 4" -n 6000 -init uniform -polydispersity 0.3 -box 0,0,100,100 \
   -attract_gamma 0.4 -attract_center 15,20 -gravity 2,0 -dt 0.01 -steps 600 -tile 2 -solver pbdw
