@@ -97,9 +97,8 @@ static void SweepTile(const Domain *d, const Cells *c, Particles *p, const Walls
 /* The colour loop every sweep shares: tiles of one colour (any order: their footprints
    are disjoint), the colours in order (reverse: in the opposite order) with the halo
    exchanges between them.  tile(s, ctx, tx, ty, reverse) sweeps one tile.            */
-typedef PBDTileFn TileFn;
 
-static PetscErrorCode SweepColours(Sim *s, TileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair)
+static PetscErrorCode SweepColours(Sim *s, PBDTileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair)
 {
   const Domain *d = &s->dom;
 

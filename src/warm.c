@@ -30,7 +30,7 @@
  * -pbdw_sweeps 2, the symmetric step (issue 30's first form, PBDWStepSymmetric): after the
  * prediction a pass that moves no disk sums G along the normals at the predicted
  * positions, the warm start W = theta (D + a (G - D)) is formed from the last step's D,
- * and the sweep runs forward, then exactly backward.  It costs about three times the
+ * and the sweep runs forward, then exactly backward.  It costs about twice the
  * one-sweep step and is no more accurate in piles; in a deep crowd queue it stays closer
  * to PNGS's flow (docs/algorithm.md, "Crowds").
  *
@@ -73,13 +73,14 @@
  * owned disk, in the order the disks are stored, its walls and half-stencil pairs closer
  * than the skin at the binning positions, each with its slot and a copy of its
  * multiplier (a float, as the slot keeps it).  The sweeps read and write the list only;
- * the slots are written back before a rebinning, a checkpoint, a digest and the modules'
- * stepEnd hooks, which may remove or add disks (the module's sync, modules.c).  G is summed into per-disk arrays, the ghosts' too: those sums ride the sweep's
- * halo exchanges with their own reference (halo.h: HaloForwardPair), so that a ghost's
- * share reaches its owner in the same order on any number of ranks.  W is a field,
- * warm_w: between steps it holds W (the symmetric step: D); within a step it holds
- * W - (x after the warm start), so that adding x gives D at the end.  Before a rebinning (which may wrap a disk across
- * a periodic side) x is added, and after it subtracted again.
+ * the slots are written back before a rebinning, a checkpoint, a digest and the
+ * modules' stepEnd hooks, which may remove or add disks (the module's sync, modules.c).
+ * G is summed into per-disk arrays, the ghosts' too: those sums ride the sweep's halo
+ * exchanges with their own reference (halo.h: HaloForwardPair), so that a ghost's share
+ * reaches its owner in the same order on any number of ranks.  W is a field, warm_w:
+ * between steps it holds W (the symmetric step: D); within a step it holds W - (x after
+ * the warm start), so that adding x gives D at the end.  Before a rebinning (which may
+ * wrap a disk across a periodic side) x is added, and after it subtracted again.
  *
  * The skin.  The warm start (and the first of two sweeps) can move disks further than a
  * prediction; after it the disks are rebinned (and the multipliers rehomed) if one is
@@ -121,6 +122,7 @@ typedef struct {
   WarmEntry *ent;            /* the contact list, in the sweep's order (WarmListBuild) */
   int8_t    *eq;             /* each entry's slot in its base disk, or -1 */
   PetscInt   ecap, lcap, ln; /* capacities; ln: the owned disks when the list was built */
+  PetscInt  *cellOf, ccap;   /* WarmListBuild's scratch: the owned cells in storage order */
   int32_t   *lr;             /* owned disk i's entries: walls [lr[2i], lr[2i+1]), pairs [lr[2i+1], lr[2i+2]) */
   PetscBool  listOK;         /* built since the last binning */
   PetscBool  dirty;          /* the list's multipliers are newer than the slots' */
@@ -248,8 +250,12 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
   /* the owned cells in the order the disks are stored (domain.c: slot), so that disk i's
      entries end where disk i + 1's begin */
   const PetscInt nslot = (d->c1[0] - d->c0[0]) * (d->c1[1] - d->c0[1]);
-  PetscInt      *cellOf;
-  PetscCall(PetscMalloc1(nslot + 1, &cellOf));
+  if (nslot + 1 > wm->ccap) {
+    PetscCall(PetscFree(wm->cellOf));
+    wm->ccap = nslot + 1;
+    PetscCall(PetscMalloc1(wm->ccap, &wm->cellOf));
+  }
+  PetscInt *cellOf = wm->cellOf;
   for (PetscInt k = 0; k < d->ncell; k++)
     if (d->slot[k] >= 0) cellOf[d->slot[k]] = k;
   for (PetscInt sl = 0; sl < nslot; sl++) {
@@ -287,7 +293,6 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
         if (!(used >> q & 1u)) wm->slot[q][i] = 0;
     }
   }
-  PetscCall(PetscFree(cellOf));
   PetscCheck(ne < INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "-solver pbdw: more than 2^31 contacts on one rank");
   PetscCheck(next == p->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pbdw: not every disk is in a cell");
   wm->lr[2 * p->n] = (int32_t)ne;
@@ -298,19 +303,25 @@ static PetscErrorCode WarmListBuild(Sim *s, Warm *wm)
 
 /* The clamped increment of wall entry E of disk i at (xi, yi).  gs (the last sweep of
    a step): its multiplier along the normal is added to gs[0], gs[1]. */
-static inline void ListWall(const Walls *wl, WarmEntry *E, double ri, double *xi, double *yi, double *gs)
+/* Wall t (half-planes, then segments): the distance of the centre (x, y) from it and its
+   normal there, or PETSC_INFINITY (a segment the centre is not in front of). */
+static inline double WallDistance(const Walls *wl, PetscInt t, double x, double y, double *nx, double *ny)
 {
-  const PetscInt t = -1 - E->j;
-  double         g, nx, ny;
   if (t < wl->n) {
     const double *h = &wl->w[3 * t];
-    nx = h[0], ny = h[1], g = h[0] * *xi + h[1] * *yi - h[2] - ri;
-  } else {
-    const PetscInt sg = t - wl->n;
-    const double   dd = SegmentGapNormal(&wl->seg[4 * sg], &wl->nrm[2 * sg], wl->depth, *xi, *yi, &nx, &ny);
-    if (!(dd < PETSC_INFINITY)) return;
-    g = dd - ri;
+    *nx = h[0], *ny = h[1];
+    return h[0] * x + h[1] * y - h[2];
   }
+  const PetscInt sg = t - wl->n;
+  return SegmentGapNormal(&wl->seg[4 * sg], &wl->nrm[2 * sg], wl->depth, x, y, nx, ny);
+}
+
+static inline void ListWall(const Walls *wl, WarmEntry *E, double ri, double *xi, double *yi, double *gs)
+{
+  double       nx, ny;
+  const double dd = WallDistance(wl, -1 - E->j, *xi, *yi, &nx, &ny);
+  if (!(dd < PETSC_INFINITY)) return;
+  const double g   = dd - ri;
   const double lam = EntryLambda(E);
   if (!(lam > 0) && g >= 0) return;
   const double delta = ClampedIncrement(g, lam);
@@ -620,11 +631,8 @@ static void WarmGatherCell(Sim *s, void *ctx, PetscInt k)
       lmax = lam > lmax ? lam : lmax;
       if (theta != 1) EntrySet(en, theta * lam);
       if (t < pb) {
-        const PetscInt w = -1 - en->j, g = w - wl->n;
-        double         nx, ny;
-        if (g < 0) nx = wl->w[3 * w], ny = wl->w[3 * w + 1];
-        else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, xi, yi, &nx, &ny) < PETSC_INFINITY))
-          continue;
+        double nx, ny;
+        if (!(WallDistance(wl, -1 - en->j, xi, yi, &nx, &ny) < PETSC_INFINITY)) continue;
         sx += lam * nx;
         sy += lam * ny;
       } else {
@@ -648,9 +656,8 @@ static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)
 
 static PetscErrorCode PBDWStepSymmetric(Sim *s)
 {
-  Warm      *wm = WarmOf(s);
-  PBDPair    pair;
-  PetscReal *fx, *fy;
+  Warm   *wm = WarmOf(s);
+  PBDPair pair;
 
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);
@@ -660,21 +667,17 @@ static PetscErrorCode PBDWStepSymmetric(Sim *s)
   wm->dirty = PETSC_TRUE;
   PetscCall(WarmZeroG(s, wm, &pair));
   PetscCall(PBDSweepCellsPair(s, WarmGatherCell, wm, PETSC_FALSE, &pair));
-  WarmField(s, wm, &fx, &fy);
-  for (PetscInt i = 0; i < s->P.n; i++) fx[i] -= s->P.x[i], fy[i] -= s->P.y[i]; /* F + x = D */
-  WarmFinish(s, wm);                                                            /* F = W */
+  WarmShift(s, wm, -1); /* F held D: now F + x = D, as WarmFinish reads it */
+  WarmFinish(s, wm);    /* F = W */
   PetscCall(WarmStart(s, wm));
   if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
   wm->dirty = PETSC_TRUE;
   PetscCall(PBDSweepCells(s, WarmCell, wm, PETSC_FALSE));
-  if (s->prm.warmSweeps == 2) {
-    PetscCall(PBDRebinIfFar(s));
-    if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
-    wm->dirty = PETSC_TRUE;
-    PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
-  }
-  WarmField(s, wm, &fx, &fy); /* a rebinning may have moved the arrays */
-  for (PetscInt i = 0; i < s->P.n; i++) fx[i] += s->P.x[i], fy[i] += s->P.y[i]; /* F = D */
+  PetscCall(PBDRebinIfFar(s));
+  if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
+  wm->dirty = PETSC_TRUE;
+  PetscCall(PBDSweepCells(s, WarmCellRev, wm, PETSC_TRUE));
+  WarmShift(s, wm, +1); /* F = D until the next step */
   wm->inStep = PETSC_FALSE;
   s->sol.iterations += 2;
   s->sol.lastIts = 2;
@@ -730,13 +733,10 @@ PetscErrorCode WarmContacts(Sim *s, void (*add)(Sim *, PetscInt, PetscInt64, Pet
         for (int q = 0; q < WARM_SLOTS; q++) { /* walls: the disk moved by lambda along the normal */
           const uint32_t key = SlotKey(sl[q]);
           if (!sl[q] || key < WARM_WALL) continue;
-          const PetscInt t = (PetscInt)(key - WARM_WALL), g = t - wl->n;
+          const PetscInt t   = (PetscInt)(key - WARM_WALL);
           const double   lam = SlotLambda(sl[q]), ri = p->r[i];
           double         nx, ny;
-          if (g < 0) nx = wl->w[3 * t], ny = wl->w[3 * t + 1];
-          else if (!(SegmentGapNormal(&wl->seg[4 * g], &wl->nrm[2 * g], wl->depth, p->x[i], p->y[i], &nx, &ny) <
-                     PETSC_INFINITY))
-            continue;
+          if (!(WallDistance(wl, t, p->x[i], p->y[i], &nx, &ny) < PETSC_INFINITY)) continue;
           if (lam > 0)
             add(s, i, -1 - (PetscInt64)t, p->id[i], lam * nx, lam * ny, ri * nx, ri * ny, p->y[i] - 0.5 * ri * ny);
         }
@@ -939,6 +939,7 @@ static PetscErrorCode WarmDestroy(Sim *s, void *ctx)
   PetscCall(PetscFree3(wm->gx, wm->gy, wm->lm));
   PetscCall(PetscFree(wm->aref));
   PetscCall(PetscFree(wm->lr));
+  PetscCall(PetscFree(wm->cellOf));
   PetscCall(PetscFree(wm->ent));
   PetscCall(PetscFree(wm->eq));
   PetscCall(PetscFree(wm));
