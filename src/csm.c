@@ -33,22 +33,38 @@
  * set on any decomposition.  The law is evaluated for the owned agents and for the
  * ghosts of the sweep's ring alike, from the same positions: an owner and its ghost move
  * identically.  The spacing is a minimum, exact in any order; the repulsion sum runs in
- * integer fixed point (2^-32, each term clamped to 1e6), exact in any order, so the
+ * integer fixed point (2^-32, each term clamped to 5e5), exact in any order, so the
  * order in which reach.c lists the neighbours — which depends on the decomposition —
- * cannot change a bit.  The wall sum runs over the wall segments in file order.        */
+ * cannot change a bit.  The wall sum runs over the wall segments in file order.
+ *
+ * Cost (docs/performance.md has the profile).  The agents go in blocks of 256, and each
+ * block in phases, each a PetscLogEvent (ThrLaw*): the desired direction and the range
+ * (Direction); the neighbours gathered into one array per quantity, an agent's segment
+ * after another's, padded to whole vectors of 8 (Gather); the ones hidden by a wall
+ * (Visible: only agents with a wall segment within R); the repulsions of the whole block
+ * in one loop (Repulse); the walls (Walls); the spacing, the avoidance and the speed
+ * (Spacing).  The block's arrays (56 bytes per neighbour, about 20 neighbours per agent
+ * at 2.4 /m^2) stay in the L2 cache between the phases.  The kernels (Gather, Repulse,
+ * Spacing) are written for the compiler to vectorise and compiled three times: for
+ * AVX-512, for AVX2 and for the baseline processor; the widest the processor has runs
+ * (-csm_vector_width lowers it).  Gather packs the kept candidates with AVX-512's
+ * compress where it can.  Every lane computes exactly what the scalar loop computes —
+ * IEEE +, *, /, sqrt, min, select, no fused multiply-add (-ffp-contract=off) — so the
+ * three give the same bits (tests/test_golden.sh runs them), and every rank the same
+ * trajectory whatever its processor.  That is why exp is CsmExp, not libm's (a vector
+ * exp and the scalar one differ in the last bits, and a loop's remainder would mix
+ * them), and why the fixed point rounds by an addition (CsmFix) rather than by a
+ * conversion instruction, which SSE2 and AVX2 lack for 64-bit integers.  Both changed the
+ * crowd's golden digests once (issue 31); the validation table moved within its spread
+ * (docs/performance.md).                                                               */
 #include <throng/crowd.h>
 #include <throng/init.h>
 #include <math.h>
+#include <string.h>
 
 #define CSM_EPS    1e-4
 #define CSM_FIX    4294967296.0 /* 2^32 */
-#define CSM_FIXMAX 1e6
-
-static inline int64_t Fix(PetscReal v)
-{
-  v = v > CSM_FIXMAX ? CSM_FIXMAX : (v < -CSM_FIXMAX ? -CSM_FIXMAX : v);
-  return (int64_t)(v * CSM_FIX);
-}
+#define CSM_FIXMAX 5e5          /* |term| 2^32 < 2^51: CsmFix's rounding is exact */
 
 /* Does segment p-q cross segment s (x0, y0, x1, y1)?  Touching counts. */
 static inline PetscBool Crosses(PetscReal px, PetscReal py, PetscReal qx, PetscReal qy, const PetscReal *s)
@@ -68,6 +84,7 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
   PetscInt n, cap = 0, cnt = 0;
   PetscFunctionBeginUser;
   m->wh    = m->range / 2;
+  m->whinv = 1 / m->wh;
   m->w0[0] = g->bbox[0] - m->range, m->w0[1] = g->bbox[1] - m->range;
   for (int a = 0; a < 2; a++)
     m->wn[a] = (PetscInt)PetscCeilReal((g->bbox[2 + a] - g->bbox[a] + 2 * m->range) / m->wh) + 1;
@@ -90,36 +107,340 @@ static PetscErrorCode WallLists(Csm *m, const Geometry *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define NB 5 /* per neighbour: dx, dy, distance, l, id; stored as 5 arrays of m->cap */
-
-/* The spacing along the unit direction e: the smallest d - l of the neighbours ahead
-   (e . d >= 0) in the corridor (|e^perp . d| <= l), and which one (-1: none); of equal
-   spacings, the smaller id, so that the choice does not depend on the order.  The test
-   is done without a branch (it fails for about half of the neighbours, at random); the
-   minimum's branch is rarely taken. */
-static inline void Spacing(const PetscReal *nb, PetscInt cap, PetscInt nn, PetscReal ex, PetscReal ey, PetscReal kappa,
-                           PetscReal *sp, PetscInt *kb)
+/* exp(x) in plain IEEE arithmetic (no fused multiply-add, no table), so that a lane of a
+   vector loop and a scalar call give the same bits on any machine: x = k ln 2 + r,
+   |r| <= ln 2 / 2, e^r by its Taylor polynomial of degree 13 (truncation below 4e-18),
+   times 2^k built in the exponent bits.  Within 2 ulp of exp; x is clamped to +-700. */
+static inline PetscReal CsmExp(PetscReal x)
 {
-  const PetscReal *qx = nb, *qy = nb + cap, *qd = nb + 2 * cap, *ql = nb + 3 * cap, *qi = nb + 4 * cap;
-  PetscReal        best  = PETSC_MAX_REAL;
-  PetscInt         kbest = -1;
-  for (PetscInt k = 0; k < nn; k++) {
-    const int       ok = (ex * qx[k] + ey * qy[k] >= 0) & (PetscAbsReal(ex * qy[k] - ey * qx[k]) <= kappa * ql[k]);
-    const PetscReal s  = ok ? qd[k] - ql[k] : PETSC_MAX_REAL;
-    if (s <= best) {
-      if (s < best || (kbest >= 0 && qi[k] < qi[kbest])) best = s, kbest = k;
-    }
-  }
-  *sp = best, *kb = kbest;
+  const double big = 0x1.8p52; /* adding it rounds to an integer, which lands in the low bits */
+  x                = x < -700 ? -700 : (x > 700 ? 700 : x);
+  const double t = x * 0x1.71547652b82fep0 + big, kd = t - big;
+  const double r = (x - kd * 0x1.62e42fefa39efp-1) - kd * 0x1.abc9e3b39803fp-56;
+  double       p = 1.0 / 6227020800.0; /* 1/13! */
+  p              = p * r + 1.0 / 479001600.0;
+  p              = p * r + 1.0 / 39916800.0;
+  p              = p * r + 1.0 / 3628800.0;
+  p              = p * r + 1.0 / 362880.0;
+  p              = p * r + 1.0 / 40320.0;
+  p              = p * r + 1.0 / 5040.0;
+  p              = p * r + 1.0 / 720.0;
+  p              = p * r + 1.0 / 120.0;
+  p              = p * r + 1.0 / 24.0;
+  p              = p * r + 1.0 / 6.0;
+  p              = p * r + 0.5;
+  p              = p * r + 1.0;
+  p              = p * r + 1.0;
+  uint64_t ti, sc;
+  double   scale;
+  memcpy(&ti, &t, sizeof ti);
+  sc = (ti + 1023) << 52; /* the low 12 bits of t's pattern are k's; 2^k */
+  memcpy(&scale, &sc, sizeof scale);
+  return p * scale;
 }
+
+/* Per agent of a block: what the phases share. */
+typedef struct {
+  PetscInt  i, wk; /* index; wall-list cell                    */
+  PetscReal e0x, e0y, v0, T, Ri2;
+  PetscReal ex, ey; /* the direction, turned by the repulsions    */
+} Agent;
+
+/* v (|v| <= CSM_FIXMAX) in fixed point, round(v 2^32): adding 1.5 2^52 rounds to an
+   integer (IEEE, to nearest even), which is then the low bits of the sum's pattern.  No
+   conversion instruction, so SSE2 and AVX2 vectorise it as well as AVX-512 (whose
+   truncating conversion the first version used). */
+static inline PetscInt64 CsmFix(PetscReal v)
+{
+  const double big = 0x1.8p52, t = v * CSM_FIX + big;
+  int64_t      ti, bi;
+  memcpy(&ti, &t, sizeof ti);
+  memcpy(&bi, &big, sizeof bi);
+  return (PetscInt64)(ti - bi);
+}
+
+/* The neighbours of a block of agents, one segment per agent (beg), structure of arrays:
+   dx, dy to the neighbour, q (the spacing key d - l, +inf when hidden; written by Repulse), l,
+   id, tx, ty (the repulsion's fixed-point terms).  A neighbour hidden by a wall, and the
+   padding, have l = -1: no repulsion, never ahead. */
+typedef struct {
+  PetscReal  *dx, *dy, *q, *l;
+  PetscInt64 *id, *tx, *ty;
+} Nb;
+
+static PetscErrorCode NbReserve(Csm *m, PetscInt need, Nb *b)
+{
+  PetscFunctionBeginUser;
+  need += 8; /* Gather512 stores 8 at a time */
+  if (need > m->cap) {
+    PetscCall(PetscFree(m->nb));
+    m->cap = need + need / 2 + 64;
+    PetscCall(PetscMalloc(((size_t)4 * sizeof(PetscReal) + 3 * sizeof(PetscInt64)) * (size_t)m->cap, &m->nb));
+  }
+  b->dx = (PetscReal *)m->nb;
+  b->dy = b->dx + m->cap;
+  b->q  = b->dy + m->cap;
+  b->l  = b->q + m->cap;
+  b->id = (PetscInt64 *)(b->l + m->cap);
+  b->tx = b->id + m->cap;
+  b->ty = b->tx + m->cap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The repulsion of every neighbour of the block, in one loop that the compiler vectorises
+   (see CSM_KERNEL; every lane computes what the scalar loop would, bit for bit: IEEE +, *,
+   /, sqrt, CsmExp, CsmFix).  In: dx, dy, l.  Out: tx, ty = CsmFix(f dx), CsmFix(f dy),
+   f = -a exp((l - d)/D) / d for the visible neighbours (l >= 0) with d - l < cut and
+   d > 0 (else 0); q = d - l (+inf when hidden); then each agent's sums, and its
+   direction e0 + sum. */
+static inline __attribute__((always_inline)) void
+RepulseBody(PetscInt n, const PetscReal *restrict dx, const PetscReal *restrict dy, PetscReal *restrict q,
+            const PetscReal *restrict l, PetscReal A, PetscReal Dinv, PetscReal cut, PetscInt64 *restrict tx,
+            PetscInt64 *restrict ty, PetscInt na, const PetscInt *beg, Agent *ag)
+{
+#pragma omp simd
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscReal d = PetscSqrtReal(dx[k] * dx[k] + dy[k] * dy[k]), dd = d > 0 ? d : 1, lk = l[k];
+    const int       on = (lk >= 0) & (d - lk < cut) & (d > 0);
+    const PetscReal g = -A * CsmExp((lk - dd) * Dinv) / dd, f = on ? g : 0; /* computed in every lane */
+    PetscReal       vx = f * dx[k], vy = f * dy[k];
+    vx    = vx > CSM_FIXMAX ? CSM_FIXMAX : (vx < -CSM_FIXMAX ? -CSM_FIXMAX : vx);
+    vy    = vy > CSM_FIXMAX ? CSM_FIXMAX : (vy < -CSM_FIXMAX ? -CSM_FIXMAX : vy);
+    tx[k] = CsmFix(vx);
+    ty[k] = CsmFix(vy);
+    q[k]  = lk >= 0 ? d - lk : PETSC_MAX_REAL;
+  }
+  for (PetscInt k = 0; k < na; k++) { /* per agent, in integer fixed point: exact in any order */
+    PetscInt64 sx = 0, sy = 0;
+#pragma omp simd reduction(+ : sx, sy)
+    for (PetscInt e = beg[k]; e < beg[k + 1]; e++) sx += tx[e], sy += ty[e];
+    ag[k].ex = ag[k].e0x + (PetscReal)sx / CSM_FIX;
+    ag[k].ey = ag[k].e0y + (PetscReal)sy / CSM_FIX;
+  }
+}
+
+/* The spacing along the unit direction e: the smallest key d - l of the neighbours ahead
+   (e . d >= 0) in the corridor (|e^perp . d| <= kappa l); +inf: none.  A minimum, exact
+   in any order. */
+static inline PetscReal Spacing(PetscInt n, const PetscReal *restrict dx, const PetscReal *restrict dy,
+                                const PetscReal *restrict q, const PetscReal *restrict l, PetscReal ex, PetscReal ey,
+                                PetscReal kappa)
+{
+  PetscReal best = PETSC_MAX_REAL;
+#pragma omp simd reduction(min : best)
+  for (PetscInt k = 0; k < n; k++) {
+    const int       ok = (ex * dx[k] + ey * dy[k] >= 0) & (PetscAbsReal(ex * dy[k] - ey * dx[k]) <= kappa * l[k]);
+    const PetscReal s  = ok ? q[k] : PETSC_MAX_REAL;
+    best               = s < best ? s : best;
+  }
+  return best;
+}
+
+/* Which neighbour gives that spacing (best < +inf): of equal keys, the smaller id, so
+   that the choice does not depend on the order. */
+static inline PetscInt SpacingWho(PetscInt n, const PetscReal *restrict dx, const PetscReal *restrict dy,
+                                  const PetscReal *restrict q, const PetscReal *restrict l,
+                                  const PetscInt64 *restrict id, PetscReal ex, PetscReal ey, PetscReal kappa,
+                                  PetscReal best)
+{
+  PetscInt64 bid = INT64_MAX;
+  PetscInt   kb  = n;
+#pragma omp simd reduction(min : bid)
+  for (PetscInt k = 0; k < n; k++) {
+    const int ok =
+      (q[k] == best) & (ex * dx[k] + ey * dy[k] >= 0) & (PetscAbsReal(ex * dy[k] - ey * dx[k]) <= kappa * l[k]);
+    const PetscInt64 v = ok ? id[k] : INT64_MAX;
+    bid                = v < bid ? v : bid;
+  }
+#pragma omp simd reduction(min : kb)
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt v = (q[k] == best) & (id[k] == bid) ? k : n;
+    kb               = v < kb ? v : kb;
+  }
+  return kb;
+}
+
+/* The candidates a[0..n) of one row of cells: each one is written at nn, and kept (nn
+   advances) when it lies within Ri and is not the agent itself.  No branch: whether a
+   candidate is kept is a coin toss. */
+static inline PetscInt Gather(PetscInt n, const PetscReal *restrict ax, const PetscReal *restrict ay,
+                              const PetscReal *restrict ar, const PetscInt64 *restrict aid, PetscReal xi, PetscReal yi,
+                              PetscReal ri, PetscReal Ri2, PetscInt64 idi, PetscInt nn, PetscReal *restrict dx,
+                              PetscReal *restrict dy, PetscReal *restrict l, PetscInt64 *restrict id)
+{
+  for (PetscInt e = 0; e < n; e++) {
+    const PetscReal x = ax[e] - xi, y = ay[e] - yi, d2 = x * x + y * y;
+    dx[nn] = x, dy[nn] = y, l[nn] = ri + ar[e], id[nn] = aid[e];
+    nn += (d2 < Ri2) & (aid[e] != idi);
+  }
+  return nn;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#  include <immintrin.h>
+#  define CSM_HAVE_512 1
+/* Gather with AVX-512, eight candidates at a time: the kept ones are packed by a
+   compress and stored whole (up to 7 slots past the last kept one are overwritten, hence
+   NbReserve's slack).  Same candidates, same order, same arithmetic as Gather. */
+__attribute__((target("avx512f,avx512dq"))) static inline PetscInt
+Gather512(PetscInt n, const PetscReal *restrict ax, const PetscReal *restrict ay, const PetscReal *restrict ar,
+          const PetscInt64 *restrict aid, PetscReal xi, PetscReal yi, PetscReal ri, PetscReal Ri2, PetscInt64 idi,
+          PetscInt nn, PetscReal *restrict dx, PetscReal *restrict dy, PetscReal *restrict l, PetscInt64 *restrict id)
+{
+  const __m512d vx = _mm512_set1_pd(xi), vy = _mm512_set1_pd(yi), vr = _mm512_set1_pd(ri), vR = _mm512_set1_pd(Ri2);
+  const __m512i vid = _mm512_set1_epi64(idi);
+  for (PetscInt e = 0; e < n; e += 8) {
+    const __mmask8 live = n - e >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - e)) - 1);
+    const __m512d  x    = _mm512_sub_pd(_mm512_maskz_loadu_pd(live, ax + e), vx);
+    const __m512d  y    = _mm512_sub_pd(_mm512_maskz_loadu_pd(live, ay + e), vy);
+    const __m512d  d2   = _mm512_add_pd(_mm512_mul_pd(x, x), _mm512_mul_pd(y, y));
+    const __m512i  ie   = _mm512_maskz_loadu_epi64(live, aid + e);
+    const __mmask8 keep =
+      _mm512_mask_cmp_pd_mask(live, d2, vR, _CMP_LT_OQ) & _mm512_mask_cmpneq_epi64_mask(live, ie, vid);
+    _mm512_storeu_pd(dx + nn, _mm512_maskz_compress_pd(keep, x));
+    _mm512_storeu_pd(dy + nn, _mm512_maskz_compress_pd(keep, y));
+    _mm512_storeu_pd(l + nn, _mm512_maskz_compress_pd(keep, _mm512_add_pd(vr, _mm512_maskz_loadu_pd(live, ar + e))));
+    _mm512_storeu_si512(id + nn, _mm512_maskz_compress_epi64(keep, ie));
+    nn += __builtin_popcount((unsigned)keep);
+  }
+  return nn;
+}
+#else
+#  define CSM_HAVE_512 0
+#endif
 
 static inline PetscInt WallCell(const Csm *m, PetscReal x, PetscReal y)
 {
-  const PetscReal fx = (x - m->w0[0]) / m->wh, fy = (y - m->w0[1]) / m->wh;
-  const PetscInt  kx = !(fx >= 0) ? 0 : (fx >= (PetscReal)m->wn[0] ? m->wn[0] - 1 : (PetscInt)fx);
-  const PetscInt  ky = !(fy >= 0) ? 0 : (fy >= (PetscReal)m->wn[1] ? m->wn[1] - 1 : (PetscInt)fy);
+  const PetscReal fx = (x - m->w0[0]) * m->whinv,
+                  fy = (y - m->w0[1]) * m->whinv; /* cells of a superset: rounding is harmless */
+  const PetscInt kx  = !(fx >= 0) ? 0 : (fx >= (PetscReal)m->wn[0] ? m->wn[0] - 1 : (PetscInt)fx);
+  const PetscInt ky  = !(fy >= 0) ? 0 : (fy >= (PetscReal)m->wn[1] ? m->wn[1] - 1 : (PetscInt)fy);
   return ky * m->wn[0] + kx;
 }
+
+#define CSM_PAD   8   /* each agent's neighbours padded to a multiple of 8: whole vectors */
+#define CSM_BLOCK 256 /* agents per block: their neighbours (~50 each) stay in L2 */
+
+/* The direction normalised, the spacing ahead, the lateral avoidance and the speed, for
+   the agents of a block (vectorised over each agent's neighbours; one clone for
+   AVX-512, the same bits). */
+static inline __attribute__((always_inline)) void AheadBody(Agent *ag, PetscInt na, const PetscInt *beg, const Nb *b,
+                                                            PetscReal kappa, PetscReal avoid)
+{
+  for (PetscInt k = 0; k < na; k++) {
+    Agent          *a  = &ag[k];
+    const PetscInt  k0 = beg[k], n = beg[k + 1] - k0;
+    const PetscReal v0 = a->v0, T = a->T, *dx = b->dx + k0, *dy = b->dy + k0, *q = b->q + k0, *l = b->l + k0;
+    PetscReal       ex = a->ex, ey = a->ey, sp;
+    {
+      const PetscReal en = PetscSqrtReal(ex * ex + ey * ey);
+      if (en > 0) ex /= en, ey /= en;
+      else ex = a->e0x, ey = a->e0y;
+    }
+    sp = Spacing(n, dx, dy, q, l, ex, ey, kappa);
+    if (avoid > 0 && sp < v0 * T) { /* slowed: turn away from the one ahead */
+      const PetscInt  kb   = SpacingWho(n, dx, dy, q, l, b->id + k0, ex, ey, kappa, sp);
+      const PetscReal side = ex * dy[kb] - ey * dx[kb] > 0 ? -1 : 1; /* on the left: turn right */
+      const PetscReal w = avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
+      const PetscReal tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
+      ex = tx / tn, ey = ty / tn;
+      sp =
+        PetscMin(Spacing(n, dx, dy, q, l, ex, ey, kappa), sp0); /* turning aside must not lose sight of the one ahead */
+    }
+    {
+      const PetscReal v = PetscMin(v0, PetscMax(0, sp / T));
+      a->ex = v * ex, a->ey = v * ey;
+    }
+  }
+}
+
+/* The neighbours of a block of agents within their ranges (dx, dy, d^2, l, id), segment
+   by segment, row of cells by row of cells: only the cells that meet the disc of radius
+   Ri + skin (the rows computed without a branch: which rows meet it varies at random).
+   One body, compiled twice: with AVX-512 (use512) and without. */
+static inline __attribute__((always_inline)) void GatherBlockBody(const Reach *re, const Agent *ag, PetscInt na,
+                                                                  const PetscReal *x, const PetscReal *y,
+                                                                  const PetscReal *r, const PetscInt64 *id, Nb *b,
+                                                                  PetscInt *beg, int use512)
+{
+  beg[0]              = 0;
+  const PetscReal *ax = re->ax, *ay = re->ay, *ar = re->ar, gh = re->gh, ginv = re->ginv, g0x = re->g0[0],
+                  g0y = re->g0[1], gxmax = (PetscReal)(re->gn[0] - 1);
+  const PetscInt64 *aid = re->aid;
+  for (PetscInt k = 0; k < na; k++) {
+    const Agent     *a   = &ag[k];
+    const PetscInt   i   = a->i;
+    const PetscInt64 idi = id[i];
+    const PetscReal  xi = x[i], yi = y[i], ri = r[i], Ri2 = a->Ri2, rho = PetscSqrtReal(Ri2) + re->skin;
+    PetscInt         kx0, kx1, ky0, ky1, nn                             = beg[k];
+    ReachCellsWithin(re, xi, yi, rho, &kx0, &kx1, &ky0, &ky1);
+    for (PetscInt ky = ky0; ky <= ky1; ky++) { /* without a branch: which rows meet the disc varies */
+      const PetscReal ylo = g0y + (PetscReal)ky * gh, dyc = PetscMax(PetscMax(ylo - yi, yi - ylo - gh), 0),
+                      h2 = rho * rho - dyc * dyc, hw = PetscSqrtReal(h2 > 0 ? h2 : 0);
+      const PetscReal fa = (xi - hw - g0x) * ginv, fb = (xi + hw - g0x) * ginv;
+      const PetscInt  ka  = PetscMax((PetscInt)(fa > 0 ? PetscMin(fa, gxmax) : 0), kx0),
+                     kb   = PetscMin((PetscInt)(fb > 0 ? PetscMin(fb, gxmax) : 0), kx1);
+      const PetscInt *row = re->gbeg + ky * re->gn[0];
+      const PetscInt  a0 = row[ka], a1 = h2 > 0 ? PetscMax(row[kb + 1], a0) : a0;
+#if CSM_HAVE_512
+      if (use512)
+        nn =
+          Gather512(a1 - a0, ax + a0, ay + a0, ar + a0, aid + a0, xi, yi, ri, Ri2, idi, nn, b->dx, b->dy, b->l, b->id);
+      else
+#endif
+        nn = Gather(a1 - a0, ax + a0, ay + a0, ar + a0, aid + a0, xi, yi, ri, Ri2, idi, nn, b->dx, b->dy, b->l, b->id);
+    }
+    for (; nn % CSM_PAD; nn++) b->dx[nn] = b->dy[nn] = 0, b->l[nn] = -1, b->id[nn] = INT64_MAX;
+    beg[k + 1] = nn;
+  }
+}
+
+/* Each kernel three times: for AVX-512, for AVX2 and for the baseline processor (SSE2),
+   the widest the processor has chosen at run time (-csm_vector_width lowers it); the
+   same bits whichever runs (see the essay). */
+#if CSM_HAVE_512
+#  define CSM_KERNEL(name, body, params, args) \
+    static void name##Any                                 params { body args; } \
+    __attribute__((target("arch=x86-64-v3"))) static void name##256 params { body args; } \
+    __attribute__((target("arch=x86-64-v4"))) static void name##512 params { body args; }
+#  define CSM_CALL(m, name, args) \
+    do { \
+      if ((m)->width == 512) name##512 args; \
+      else if ((m)->width == 256) name##256 args; \
+      else name##Any args; \
+    } while (0)
+#else
+#  define CSM_KERNEL(name, body, params, args) \
+    static void name##Any params { body args; }
+#  define CSM_CALL(m, name, args) name##Any args
+#endif
+
+CSM_KERNEL(Repulse, RepulseBody,
+           (PetscInt n, const PetscReal *dx, const PetscReal *dy, PetscReal *q, const PetscReal *l, PetscReal A,
+            PetscReal Dinv, PetscReal cut, PetscInt64 *tx, PetscInt64 *ty, PetscInt na, const PetscInt *beg, Agent *ag),
+           (n, dx, dy, q, l, A, Dinv, cut, tx, ty, na, beg, ag))
+CSM_KERNEL(Ahead, AheadBody,
+           (Agent * ag, PetscInt na, const PetscInt *beg, const Nb *b, PetscReal kappa, PetscReal avoid),
+           (ag, na, beg, b, kappa, avoid))
+static void GatherBlockAny(const Reach *re, const Agent *ag, PetscInt na, const PetscReal *x, const PetscReal *y,
+                           const PetscReal *r, const PetscInt64 *id, Nb *b, PetscInt *beg)
+{
+  GatherBlockBody(re, ag, na, x, y, r, id, b, beg, 0);
+}
+#if CSM_HAVE_512
+static void GatherBlock256(const Reach *re, const Agent *ag, PetscInt na, const PetscReal *x, const PetscReal *y,
+                           const PetscReal *r, const PetscInt64 *id, Nb *b, PetscInt *beg)
+{
+  GatherBlockBody(re, ag, na, x, y, r, id, b, beg, 0); /* no compress before AVX-512 */
+}
+__attribute__((target("arch=x86-64-v4"))) static void GatherBlock512(const Reach *re, const Agent *ag, PetscInt na,
+                                                                     const PetscReal *x, const PetscReal *y,
+                                                                     const PetscReal *r, const PetscInt64 *id, Nb *b,
+                                                                     PetscInt *beg)
+{
+  GatherBlockBody(re, ag, na, x, y, r, id, b, beg, 1);
+}
+#endif
 
 static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscReal *x, const PetscReal *y,
                                   const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
@@ -130,114 +451,99 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
   Reach           *re = &m->reach;
   const Geometry  *g  = c->geom;
   const PetscReal *r = s->P.r, R2 = m->range * m->range;
-  const PetscReal  A = m->a, Dinv = 1 / m->D, Aw = m->aw, Dwinv = 1 / m->Dw;
+  const PetscReal  Aw = m->aw, Dwinv = 1 / m->Dw;
+  Agent            ag[CSM_BLOCK];
+  PetscInt         beg[CSM_BLOCK + 1];
+  Nb               b = {0};
 
   PetscFunctionBeginUser;
   PetscCall(ReachRefresh(&s->dom, &s->P, re));
   PetscCall(PetscLogEventBegin(THRONG_EV.law, 0, 0, 0, 0));
-  for (PetscInt i = 0; i < mm; i++) {
-    const PetscReal  xi = x[i], yi = y[i], ri = r[i];
-    const PetscInt64 idi = id[i];
-    const PetscReal  T   = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
-    const PetscInt   wk = WallCell(m, xi, yi), wb = m->wbeg[wk], we = m->wbeg[wk + 1];
-    PetscReal        v0 = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
-    PetscReal        e0x, e0y, ex, ey, wx = 0, wy = 0, sp = PETSC_MAX_REAL;
-    int64_t          sx = 0, sy = 0;
-    PetscInt         kx0, kx1, ky0, ky1, nn = 0, bound = 0, kb;
+  for (PetscInt i0 = 0; i0 < mm; i0 += CSM_BLOCK) {
+    const PetscInt i1 = PetscMin(i0 + CSM_BLOCK, mm);
+    PetscInt       na = 0, need = 0;
 
-    if (CrowdWaiting(c, idi, s->time)) continue; /* pre-movement: it stands (population.c) */
-    CrowdDirection(c, idi, xi, yi, &e0x, &e0y);
-    v0 = ZoneSpeed(g, &s->prm, idi, v0, xi, yi, e0x, e0y); /* slow zones, stairs (zone.c) */
-
-    /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
-       turns it by more than 1e-4 (l <= r_i + r_max) */
-    const PetscReal Ri = ri + m->rmax + PetscMax(v0 * T, m->repCut), Ri2 = PetscMin(Ri * Ri, R2),
-                    rho = PetscSqrtReal(Ri2) + re->skin;
-    ReachCells(re, xi, yi, &kx0, &kx1, &ky0, &ky1);
-    for (PetscInt ky = ky0; ky <= ky1; ky++)
-      bound += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
-    if (bound > m->cap) {
-      PetscCall(PetscFree(m->nb));
-      m->cap = bound + bound / 2 + 16;
-      PetscCall(PetscMalloc1(NB * (size_t)m->cap, &m->nb));
+    /* 1. the desired direction (eikonal.c, route.c), the free speed and its zone, the range */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawDir, 0, 0, 0, 0));
+    for (PetscInt i = i0; i < i1; i++) {
+      const PetscInt64 idi = id[i];
+      Agent           *a   = &ag[na];
+      PetscInt         kx0, kx1, ky0, ky1;
+      if (CrowdWaiting(c, idi, s->time)) continue; /* pre-movement: it stands (population.c) */
+      a->i  = i;
+      a->T  = m->T[m->pop ? (PetscInt)m->pop[idi] : 0];
+      a->wk = WallCell(m, x[i], y[i]);
+      a->v0 = idi < c->nspeed ? (PetscReal)c->speed[idi] : InitFreeSpeed(&s->prm, idi);
+      CrowdDirection(c, idi, x[i], y[i], &a->e0x, &a->e0y);
+      a->v0 = ZoneSpeed(g, &s->prm, idi, a->v0, x[i], y[i], a->e0x, a->e0y); /* slow zones, stairs (zone.c) */
+      {
+        /* this agent's range: beyond l + v0 T no one slows it, beyond l + repCut no one
+           turns it by more than 1e-4 (l <= r_i + r_max) */
+        const PetscReal Ri = r[i] + m->rmax + PetscMax(a->v0 * a->T, m->repCut);
+        a->Ri2             = PetscMin(Ri * Ri, R2);
+      }
+      ReachCellsWithin(re, x[i], y[i], PetscSqrtReal(a->Ri2) + re->skin, &kx0, &kx1, &ky0, &ky1);
+      for (PetscInt ky = ky0; ky <= ky1; ky++)
+        need += re->gbeg[ky * re->gn[0] + kx1 + 1] - re->gbeg[ky * re->gn[0] + kx0];
+      need += CSM_PAD;
+      na++;
     }
-    /* the neighbours within Ri, not hidden by a wall, gathered (dx, dy, d^2, l, id).
-       Row by row, only the cells that meet the disc of radius Ri + skin.  Away from the
-       walls, without a branch: every candidate is written, and kept by counting it. */
-    {
-      PetscReal *qx = m->nb, *qy = m->nb + m->cap, *qd = m->nb + 2 * m->cap, *ql = m->nb + 3 * m->cap,
-                *qi = m->nb + 4 * m->cap;
-      for (PetscInt ky = ky0; ky <= ky1; ky++) {
-        const PetscReal ylo = re->g0[1] + (PetscReal)ky * re->gh,
-                        dyc = yi < ylo ? ylo - yi : (yi > ylo + re->gh ? yi - ylo - re->gh : 0);
-        if (!(dyc < rho)) continue;
-        const PetscReal hw = PetscSqrtReal(rho * rho - dyc * dyc);
-        PetscInt        ka, kb;
-        ReachCells1(re, xi - hw, xi + hw, &ka, &kb);
-        ka = PetscMax(ka, kx0), kb = PetscMin(kb, kx1);
-        if (ka > kb) continue;
-        const PetscInt a0 = re->gbeg[ky * re->gn[0] + ka], a1 = re->gbeg[ky * re->gn[0] + kb + 1];
-        if (wb == we) {
-          for (PetscInt a = a0; a < a1; a++) {
-            const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
-            qx[nn] = dx, qy[nn] = dy, qd[nn] = d2, ql[nn] = ri + re->ar[a], qi[nn] = (PetscReal)re->aid[a];
-            nn += (d2 < Ri2) & (re->aid[a] != idi);
-          }
-        } else {
-          for (PetscInt a = a0; a < a1; a++) {
-            const PetscReal dx = re->ax[a] - xi, dy = re->ay[a] - yi, d2 = dx * dx + dy * dy;
-            PetscBool       hidden = PETSC_FALSE;
-            if (!(d2 < Ri2) || re->aid[a] == idi) continue;
-            for (PetscInt k = wb; k < we && !hidden; k++)
-              hidden = Crosses(xi, yi, re->ax[a], re->ay[a], &g->wall[4 * m->widx[k]]);
-            if (hidden) continue;
-            qx[nn] = dx, qy[nn] = dy, qd[nn] = d2, ql[nn] = ri + re->ar[a], qi[nn] = (PetscReal)re->aid[a];
-            nn++;
-          }
+    PetscCall(NbReserve(m, need, &b));
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawDir, 0, 0, 0, 0));
+
+    /* 2. the neighbours within Ri (dx, dy, d^2, l, id), row by row, only the cells that
+       meet the disc of radius Ri + skin; without a branch: every candidate is written,
+       and kept by counting it */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawGather, 0, 0, 0, 0));
+    CSM_CALL(m, GatherBlock, (re, ag, na, x, y, r, id, &b, beg));
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawGather, 0, 0, 0, 0));
+
+    /* 3. near walls: the neighbours hidden by one (the segment between the two crosses a
+       wall segment) neither repel nor slow the agent */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawVisible, 0, 0, 0, 0));
+    for (PetscInt k = 0; k < na; k++) {
+      const PetscInt wb = m->wbeg[ag[k].wk], we = m->wbeg[ag[k].wk + 1], i = ag[k].i;
+      if (wb == we) continue;
+      for (PetscInt e = beg[k]; e < beg[k + 1]; e++) {
+        const PetscReal qx = x[i] + b.dx[e], qy = y[i] + b.dy[e];
+        PetscBool       hidden = PETSC_FALSE;
+        for (PetscInt w = wb; w < we && !hidden; w++) hidden = Crosses(x[i], y[i], qx, qy, &g->wall[4 * m->widx[w]]);
+        if (hidden) b.l[e] = -1;
+      }
+    }
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawVisible, 0, 0, 0, 0));
+
+    /* 4. the repulsions, every neighbour of the block in one vector loop, then summed per
+       agent in integer fixed point (exact in any order) */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawRepulse, 0, 0, 0, 0));
+    CSM_CALL(m, Repulse, (beg[na], b.dx, b.dy, b.q, b.l, m->a, 1 / m->D, m->repCut, b.tx, b.ty, na, beg, ag));
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawRepulse, 0, 0, 0, 0));
+
+    /* 5. the walls, in file order */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawWalls, 0, 0, 0, 0));
+    for (PetscInt k = 0; k < na; k++) {
+      const PetscInt  wb = m->wbeg[ag[k].wk], we = m->wbeg[ag[k].wk + 1], i = ag[k].i;
+      const PetscReal xi = x[i], yi = y[i], ri = r[i];
+      PetscReal       wx = 0, wy = 0;
+      if (wb == we) continue;
+      for (PetscInt w = wb; w < we; w++) {
+        PetscReal       px, py;
+        const PetscReal dw = SegmentDistance(&g->wall[4 * m->widx[w]], xi, yi, &px, &py);
+        if (dw - ri < m->wallCut && dw > 0) {
+          const PetscReal f = Aw * PetscExpReal((ri - dw) * Dwinv) / dw;
+          wx += f * (xi - px);
+          wy += f * (yi - py);
         }
       }
-      /* their repulsion (d^2 becomes d, kept for the spacing) */
-      for (PetscInt k = 0; k < nn; k++) {
-        const PetscReal d = PetscSqrtReal(qd[k]), l = ql[k];
-        qd[k] = d;
-        if (d - l < m->repCut && d > 0) {
-          const PetscReal f = -A * PetscExpReal((l - d) * Dinv) / d;
-          sx += Fix(f * qx[k]);
-          sy += Fix(f * qy[k]);
-        }
-      }
+      ag[k].ex += wx, ag[k].ey += wy;
     }
-    for (PetscInt k = wb; k < we; k++) { /* walls, in file order */
-      PetscReal       px, py;
-      const PetscReal dw = SegmentDistance(&g->wall[4 * m->widx[k]], xi, yi, &px, &py);
-      if (dw - ri < m->wallCut && dw > 0) {
-        const PetscReal f = Aw * PetscExpReal((ri - dw) * Dwinv) / dw;
-        wx += f * (xi - px);
-        wy += f * (yi - py);
-      }
-    }
-    ex = e0x + (PetscReal)sx / CSM_FIX + wx;
-    ey = e0y + (PetscReal)sy / CSM_FIX + wy;
-    {
-      const PetscReal en = PetscSqrtReal(ex * ex + ey * ey);
-      if (en > 0) ex /= en, ey /= en;
-      else ex = e0x, ey = e0y;
-    }
-    Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
-    if (m->avoid > 0 && kb >= 0 && sp < v0 * T) { /* slowed: turn away from the one ahead */
-      const PetscReal qx = m->nb[kb], qy = m->nb[m->cap + kb],
-                      side = ex * qy - ey * qx > 0 ? -1 : 1; /* on the left: turn right */
-      const PetscReal w = m->avoid * (1 - PetscMax(sp, 0) / (v0 * T)), tx = ex - side * w * ey, ty = ey + side * w * ex;
-      const PetscReal tn = PetscSqrtReal(tx * tx + ty * ty), sp0 = sp;
-      ex = tx / tn, ey = ty / tn;
-      Spacing(m->nb, m->cap, nn, ex, ey, m->kappa, &sp, &kb);
-      sp = PetscMin(sp, sp0); /* turning aside must not lose sight of the one ahead */
-    }
-    {
-      const PetscReal v = PetscMin(v0, PetscMax(0, sp / T));
-      fx[i] += v * ex;
-      fy[i] += v * ey;
-    }
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawWalls, 0, 0, 0, 0));
+
+    /* 6. the direction normalised, the spacing ahead, the lateral avoidance, the speed */
+    PetscCall(PetscLogEventBegin(THRONG_EV.lawSpacing, 0, 0, 0, 0));
+    CSM_CALL(m, Ahead, (ag, na, beg, &b, m->kappa, m->avoid));
+    for (PetscInt k = 0; k < na; k++) fx[ag[k].i] += ag[k].ex, fy[ag[k].i] += ag[k].ey;
+    PetscCall(PetscLogEventEnd(THRONG_EV.lawSpacing, 0, 0, 0, 0));
   }
   PetscCall(PetscLogEventEnd(THRONG_EV.law, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -278,6 +584,11 @@ PetscErrorCode CsmSetUp(Sim *s)
     DriverTerm t = {"time-gap speed law", CsmVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
+#if CSM_HAVE_512
+  m->width = 128;
+  if (prm->csmWidth >= 256 && __builtin_cpu_supports("avx2")) m->width = 256;
+  if (prm->csmWidth >= 512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) m->width = 512;
+#endif
   m->on = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

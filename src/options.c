@@ -109,6 +109,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->csmRep[0] = 8.0, p->csmRep[1] = 0.1;
   p->csmWall[0] = 5.0, p->csmWall[1] = 0.02;
   p->csmAvoid    = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
+  p->csmWidth    = 512;
   p->csmCorridor = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
   for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
   PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
@@ -616,6 +617,10 @@ static PetscErrorCode CrowdSetFromOptions(Opt *o)
   PetscCall(OptBool(o, OPT_RUN, "-csm_check_reach",
                     "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))",
                     &p->csmCheck));
+  PetscCall(OptInt(o, OPT_RUN, "-csm_vector_width",
+                   "Crowd, csm: the widest vector kernels of the law, in bits: 512 (AVX-512), 256 (AVX2) or 128 "
+                   "(SSE2), as far as the processor has them (the same bits with any)",
+                   &p->csmWidth, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)",
                     &p->densH, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
@@ -966,6 +971,8 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
              (double)p->csmRep[0], (double)p->csmRep[1]);
   PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT,
              "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmWidth == 128 || p->csmWidth == 256 || p->csmWidth == 512, comm, PETSC_ERR_USER_INPUT,
+             "-csm_vector_width %" PetscInt_FMT ": must be 128, 256 or 512 (bits)", p->csmWidth);
   PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT,
              "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
   PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm,

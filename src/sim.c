@@ -37,6 +37,12 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrPGSSolve", cls, &THRONG_EV.pgsSolve));
   PetscCall(PetscLogEventRegister("ThrBalance", cls, &THRONG_EV.balance));
   PetscCall(PetscLogEventRegister("ThrSpeedLaw", cls, &THRONG_EV.law));
+  PetscCall(PetscLogEventRegister("ThrLawDirection", cls, &THRONG_EV.lawDir));
+  PetscCall(PetscLogEventRegister("ThrLawGather", cls, &THRONG_EV.lawGather));
+  PetscCall(PetscLogEventRegister("ThrLawVisible", cls, &THRONG_EV.lawVisible));
+  PetscCall(PetscLogEventRegister("ThrLawRepulse", cls, &THRONG_EV.lawRepulse));
+  PetscCall(PetscLogEventRegister("ThrLawWalls", cls, &THRONG_EV.lawWalls));
+  PetscCall(PetscLogEventRegister("ThrLawSpacing", cls, &THRONG_EV.lawSpacing));
   PetscCall(PetscLogEventRegister("ThrRoute", cls, &THRONG_EV.route));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));

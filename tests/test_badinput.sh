@@ -145,6 +145,7 @@ expect_error "-csm_time_gap2 20: must be in [0.1, 10] s" -geometry "$dir/room.wk
 expect_error "-csm_repulsion 8,0: need a in [0, 1000] and D in [0.001, 1] m" -geometry "$dir/room.wkt" -n 10 -csm_repulsion 8,0
 expect_error "-csm_wall_repulsion -1,0.02: need a in [0, 1000]" -geometry "$dir/room.wkt" -n 10 -csm_wall_repulsion -1,0.02
 expect_error "-csm_corridor 3: must be in [0.5, 2]" -geometry "$dir/room.wkt" -n 10 -csm_corridor 3
+expect_error "-csm_vector_width 100: must be 128, 256 or 512 (bits)" -geometry "$dir/room.wkt" -n 10 -csm_vector_width 100
 expect_error "-csm_avoidance -1: must be in [0, 10]" -geometry "$dir/room.wkt" -n 10 -csm_avoidance -1
 # routes (issue 19): an unknown exit or waypoint, a waypoint off the walkable area, a route
 # with no path (from a waypoint, and from an agent's start), a malformed route; the

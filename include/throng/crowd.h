@@ -38,10 +38,11 @@ typedef struct {
   PetscReal  repCut, wallCut;    /* repulsions beyond l + repCut, r + wallCut are < 1e-4 */
   char      *pop;                /* population of each id (when the time gaps differ)     */
   Reach      reach;
-  PetscReal  w0[2], wh; /* wall lists per cell of a grid of edge R/2             */
+  PetscReal  w0[2], wh, whinv; /* wall lists per cell of a grid of edge R/2             */
   PetscInt   wn[2], *wbeg, *widx;
   PetscReal *nb; /* scratch: the neighbours of one agent, 5 arrays of cap */
   PetscInt   cap;
+  PetscInt   width;    /* the vector kernels that run: 512 (AVX-512), 256 (AVX2) or 128    */
   PetscInt64 checks;   /* -csm_check_reach: steps checked                       */
   PetscInt64 compared; /* ... neighbour sets compared on this rank              */
 } Csm;

@@ -97,6 +97,7 @@ typedef struct {
   PetscReal   csmCorridor;     /* -csm_corridor k: the one ahead is within k l of the path   */
   PetscReal   csmAvoid;        /* -csm_avoidance b: turn away from a slower one ahead          */
   PetscBool   csmCheck;        /* -csm_check_reach: brute-force check of the neighbour sets   */
+  PetscInt    csmWidth;        /* -csm_vector_width: the law's widest vector kernels (bits)    */
   PetscReal   densH;           /* -density_h: cell of the density map (m; 0: no map)         */
   PetscReal   densDt;          /* -density_dt: seconds of simulated time between its samples */
   RouteChoice routeChoice;     /* -route_choice nearest|quickest: how free agents pick an exit (route.c) */

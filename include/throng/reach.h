@@ -44,22 +44,28 @@ PetscErrorCode ReachDestroy(Reach *re);
 PetscErrorCode ReachBuild(const Domain *d, const Particles *p, Reach *re);
 /* Before a use: current positions of the far ghosts and of the grid.  Collective. */
 PetscErrorCode ReachRefresh(const Domain *d, const Particles *p, Reach *re);
-/* The grid entries [beg[k], end[k]) of the cells that can hold a disk within R of
-   (x, y) are the cells kx in [*x0, *x1], ky in [*y0, *y1] (inclusive), k = ky gn0 + kx. */
-static inline void ReachCells(const Reach *re, PetscReal x, PetscReal y, PetscInt *x0, PetscInt *x1, PetscInt *y0,
-                              PetscInt *y1)
+/* The cells that can hold a disk within rho - skin (<= R) of (x, y) now: kx in [*x0, *x1],
+   ky in [*y0, *y1] (inclusive), k = ky gn0 + kx. */
+static inline void ReachCellsWithin(const Reach *re, PetscReal x, PetscReal y, PetscReal rho, PetscInt *x0, PetscInt *x1,
+                                    PetscInt *y0, PetscInt *y1)
 {
-  const PetscReal rho  = re->range + re->skin;
-  PetscReal       f[4] = {(x - rho - re->g0[0]) * re->ginv, (x + rho - re->g0[0]) * re->ginv,
-                          (y - rho - re->g0[1]) * re->ginv, (y + rho - re->g0[1]) * re->ginv};
-  PetscInt        k[4];
+  PetscReal f[4] = {(x - rho - re->g0[0]) * re->ginv, (x + rho - re->g0[0]) * re->ginv, (y - rho - re->g0[1]) * re->ginv,
+                    (y + rho - re->g0[1]) * re->ginv};
+  PetscInt  k[4];
   for (int a = 0; a < 4; a++) {
     const PetscInt n = re->gn[a / 2];
     k[a]             = !(f[a] >= 0) ? 0 : (f[a] >= (PetscReal)n ? n - 1 : (PetscInt)f[a]); /* NaN: 0 */
   }
   *x0 = k[0], *x1 = k[1], *y0 = k[2], *y1 = k[3];
 }
-/* The grid columns [*k0, *k1] that meet the interval [x0, x1] (clamped). */
+
+/* ... within R: the grid entries [beg[k], end[k]) of those cells. */
+static inline void ReachCells(const Reach *re, PetscReal x, PetscReal y, PetscInt *x0, PetscInt *x1, PetscInt *y0,
+                              PetscInt *y1)
+{
+  ReachCellsWithin(re, x, y, re->range + re->skin, x0, x1, y0, y1);
+}
+
 static inline void ReachCells1(const Reach *re, PetscReal x0, PetscReal x1, PetscInt *k0, PetscInt *k1)
 {
   const PetscReal f0 = (x0 - re->g0[0]) * re->ginv, f1 = (x1 - re->g0[0]) * re->ginv;

@@ -39,7 +39,7 @@ static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY :
    and, when it repartitions, the new cuts and the routing of the disks (balance.c). */
 typedef struct {
   PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve,
-    balance, law, route;
+    balance, law, lawDir, lawGather, lawVisible, lawRepulse, lawWalls, lawSpacing, route;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;
