@@ -83,8 +83,12 @@ void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, Pet
 {
   PetscReal      out;
   const PetscInt k = c->exitCross && c->exitDepth > 0 ? CrowdExitBeyond(c, x, y, &out) : -1;
+  const PetscInt l = k < 0 && c->geom->nlinks ? FloorsBeyond(c->geom, &c->floors, x, y) : -1;
   if (k >= 0) *wx = c->exitNormal[2 * k], *wy = c->exitNormal[2 * k + 1]; /* through a door: straight on */
-  else if (!RouterDirection(&c->route, id, x, y, wx, wy)) EikonalDirection(&c->eik, x, y, wx, wy);
+  else if (l >= 0) { /* through a link line: straight on, or straight back (floors.c) */
+    const PetscReal sg = FloorsWants(c, id, l, x, y) ? 1 : -1;
+    *wx = sg * c->geom->link[l >> 1].out[l & 1][0], *wy = sg * c->geom->link[l >> 1].out[l & 1][1];
+  } else if (!RouterDirection(&c->route, id, x, y, wx, wy)) EikonalDirection(&c->eik, x, y, wx, wy);
 }
 
 /* The module's set-up (the geometry is read: the core's walls come from it, and they are
@@ -122,6 +126,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
     DriverTerm t = {"desired velocity", DesiredVelocity, s};
     PetscCall(DriverAddTerm(&s->drv, &t));
   }
+  PetscCall(FloorsSetUp(s, &c->floors)); /* floors.c: after the law's wall lists (its lanes are the sweep's) */
   PetscCall(DensitySetUp(s));
   PetscCall(SourcesSetUp(s, c)); /* source.c: after the field (a spot must reach an exit) */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -224,6 +229,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
   }
   c->total = s->prm.n;
   PetscCall(RouterCreated(s, &c->route, c->geom));
+  PetscCall(FloorsCreated(s, &c->floors));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(DensitySample(s)); /* t = 0 */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -446,25 +452,39 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
 }
 
 /* The walkable area and, beyond each door, its lane: the rectangle between the jambs'
-   extensions (ExitSetUp), where agents walk on until their removal.  Trajectories name
+   extensions (ExitSetUp), where agents walk on until their removal; and the lanes behind
+   the link lines (floors.c), where agents wait for room on the far side.  Trajectories name
    it as the walkable area, so that every row lies inside it. */
-PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt, PetscInt *parts)
+PetscErrorCode CrowdAreaWKT(const Sim *s, PetscInt floor, char **wkt, PetscInt *parts)
 {
   const Crowd    *c = CrowdOf(s);
   const Geometry *g = c->geom;
   const PetscInt  n = c->exitDepth > 0 ? g->nexit : 0;
   const PetscReal L = c->exitDepth + 2 * s->rmax;
   PetscReal      *quad;
+  PetscInt        m = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(8 * (size_t)n + 1, &quad));
+  PetscCall(PetscMalloc1(8 * (size_t)(n + 2 * g->nlinks) + 1, &quad));
+  for (PetscInt k = 0; k < 2 * g->nlinks; k++) { /* the lanes behind the link lines (floors.c) */
+    const PetscReal *q = g->link[k >> 1].seg[k & 1], *o = g->link[k >> 1].out[k & 1], d = c->floors.depth;
+    PetscReal       *r = &quad[8 * m];
+    if (floor >= 0 && g->link[k >> 1].floor[k & 1] != floor) continue;
+    r[0] = q[0], r[1] = q[1], r[2] = q[2], r[3] = q[3];
+    r[4] = q[2] + d * o[0], r[5] = q[3] + d * o[1], r[6] = q[0] + d * o[0], r[7] = q[1] + d * o[1];
+    m++;
+  }
   for (PetscInt k = 0; k < n; k++) {
     const PetscReal *q = &g->exit[4 * k], ox = L * c->exitNormal[2 * k], oy = L * c->exitNormal[2 * k + 1];
-    PetscReal       *r = &quad[8 * k];
+    PetscReal       *r = &quad[8 * m];
+    if (floor >= 0 && GeometryFloorAt(g, 0.5 * (q[0] + q[2]) - 1e-4 * c->exitNormal[2 * k],
+                                      0.5 * (q[1] + q[3]) - 1e-4 * c->exitNormal[2 * k + 1]) != floor)
+      continue; /* another floor's door */
     r[0] = q[0], r[1] = q[1], r[2] = q[2], r[3] = q[3];
     r[4] = q[2] + ox, r[5] = q[3] + oy, r[6] = q[0] + ox, r[7] = q[1] + oy;
+    m++;
   }
-  PetscCall(GeometryUnionWKT(g, n, quad, wkt, parts));
+  PetscCall(GeometryUnionWKT(g, floor, m, quad, wkt, parts));
   PetscCall(PetscFree(quad));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -641,8 +661,8 @@ static hid_t CrossType(void)
 
 /* Dataset `name` of loc with the shape dims (ndim 1 or 2), written from rank 0's buf
    (collective; nothing is written when it is empty, as HDF5 1.10 requires). */
-static PetscErrorCode WriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
-                                const hsize_t *dims, const void *buf)
+PetscErrorCode CrowdWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
+                              const hsize_t *dims, const void *buf)
 {
   PetscMPIInt rank;
   hid_t       sp, ds;
@@ -712,11 +732,11 @@ static PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const Exit
   hsize_t d[1] = {(hsize_t)tot};
   PetscFunctionBeginUser;
   t = ExitType();
-  PetscCall(WriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
+  PetscCall(CrowdWriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
   H5Tclose(t);
   d[0] = (hsize_t)ncr;
   t    = CrossType();
-  PetscCall(WriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
+  PetscCall(CrowdWriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
   H5Tclose(t);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -905,13 +925,13 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
     PetscCall(PetscMalloc1(r->tot + 1, &st));
     for (PetscInt k = 0; r->all && k < r->tot; k++) st[k] = CrowdStart(s, c, r->all[k].id);
     d[0] = (hsize_t)r->tot;
-    PetscCall(WriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
     PetscCall(PetscFree(st));
   }
   if (c->nsrc) { /* the arrivals (replicated: rank 0's rows) */
     d[0] = (hsize_t)c->narr;
     t    = ArrivalType();
-    PetscCall(WriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
     H5Tclose(t);
   }
   t = H5Tcreate(H5T_COMPOUND, sizeof(CurveRow));
@@ -919,14 +939,14 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
   H5Tinsert(t, "remaining", HOFFSET(CurveRow, remaining), H5T_NATIVE_INT64);
   H5Tinsert(t, "moving", HOFFSET(CurveRow, moving), H5T_NATIVE_INT64);
   d[0] = (hsize_t)r->ncurve;
-  PetscCall(WriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
+  PetscCall(CrowdWriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
   H5Tclose(t);
   if (c->dens) {
     hid_t           ds;
     const PetscReal origin[2] = {c->dx0, c->dy0};
     const PetscInt  ns        = c->dsamples;
     d[0] = (hsize_t)c->dny, d[1] = (hsize_t)c->dnx;
-    PetscCall(WriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, r->dens));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, r->dens));
     PetscCallHDF5(comm, ds = H5Dopen2(g, "density", H5P_DEFAULT));
     PetscCall(IoWriteAttr(comm, ds, "origin", H5T_NATIVE_DOUBLE, 2, origin));
     PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
@@ -1095,6 +1115,7 @@ static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t
   if (!rank) PetscCall(ReportPopulations(s, c));
   if (!rank) PetscCall(ReportSources(s, c));
   PetscCall(RouterReport(s, &c->route));
+  PetscCall(FloorsReport(s, &c->floors, r->tot, r->all, writeFiles));
   if (writeFiles) PetscCall(ReportCSV(s, c, r));
   if (writeFiles && file >= 0) PetscCall(ReportGroup(s, c, r, file, dxpl));
   PetscCall(PetscFree(r->curve));
@@ -1129,14 +1150,14 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
   if (c->dens) {
     d[0] = (hsize_t)c->dny * c->dnx;
-    PetscCall(WriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
   }
   if (c->nsrc) { /* the arrivals, and each source's next arrival */
     hid_t           t = ArrivalType();
     PetscReal       st[2 * THRONG_MAX_SOURCES];
     const long long na = (long long)c->narr;
     d[0]               = (hsize_t)c->narr;
-    PetscCall(WriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
     H5Tclose(t);
     for (PetscInt si = 0; si < c->nsrc; si++) st[2 * si] = (PetscReal)c->src[si].k, st[2 * si + 1] = c->src[si].next;
     PetscCall(IoWriteAttr(comm, g, "sources_k_next", H5T_NATIVE_DOUBLE, 2 * c->nsrc, st));
@@ -1144,9 +1165,10 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   }
   if (c->premove) { /* the pre-movement times, so that a restart goes on with these */
     d[0] = (hsize_t)c->nspeed;
-    PetscCall(WriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
+    PetscCall(CrowdWriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
   }
   PetscCall(RouterCheckpointWrite((Sim *)s, &c->route, g, dxpl));
+  PetscCall(FloorsCheckpointWrite(s, &c->floors, g, dxpl));
   PetscCallHDF5(comm, H5Gclose(g));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree(crs));
@@ -1155,7 +1177,7 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
 }
 
 /* Rank 0 reads one table of `want` rows (or fails). */
-static herr_t ReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf)
+herr_t CrowdReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf)
 {
   hid_t   ds, sp;
   hsize_t n = 0;
@@ -1212,7 +1234,7 @@ static PetscErrorCode RestoreArrivals(Sim *s, Crowd *c, hid_t g, const char *pat
   PetscCall(PetscMalloc1(c->capArr, &c->arr));
   if (!rank) {
     hid_t t = ArrivalType();
-    ok      = ReadRoot(g, "arrivals", t, (hsize_t)na, c->arr) >= 0;
+    ok      = CrowdReadRoot(g, "arrivals", t, (hsize_t)na, c->arr) >= 0;
     H5Tclose(t);
   }
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
@@ -1300,10 +1322,10 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
       PetscCall(PetscMalloc1(c->capCross, &c->cross));
       c->nleft  = (PetscInt)n[0];
       c->ncross = (PetscInt)n[1];
-      ok        = !IoInjectFault(comm, "crowd-records") && ReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
-           ReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
-      if (ok && c->dens) ok = ReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
-      if (ok && c->premove) ok = ReadRoot(g, "premove", H5T_NATIVE_DOUBLE, (hsize_t)c->nspeed, c->premove) >= 0;
+      ok        = !IoInjectFault(comm, "crowd-records") && CrowdReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
+           CrowdReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
+      if (ok && c->dens) ok = CrowdReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
+      if (ok && c->premove) ok = CrowdReadRoot(g, "premove", H5T_NATIVE_DOUBLE, (hsize_t)c->nspeed, c->premove) >= 0;
       H5Tclose(te);
       H5Tclose(tc);
     }
@@ -1315,6 +1337,7 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
   if (c->premove) PetscCallMPI(MPI_Bcast(c->premove, (PetscMPIInt)c->nspeed, MPI_DOUBLE, 0, comm));
   {
     PetscErrorCode ierr = RouterCheckpointRead(s, &c->route, g, path);
+    if (!ierr) ierr = FloorsCheckpointRead(s, &c->floors, g, path);
     H5Gclose(g);
     PetscCall(ierr);
   }
@@ -1328,6 +1351,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   (void)s;
   PetscCall(EikonalDestroy(&c->eik));
   PetscCall(RouterDestroy(&c->route));
+  PetscCall(FloorsDestroy(&c->floors));
   PetscCall(PetscFree(c->left));
   PetscCall(PetscFree(c->cross));
   PetscCall(PetscFree2(c->px, c->py));
@@ -1356,6 +1380,7 @@ static PetscErrorCode CrowdDigest(const Sim *s, void *ctx, Digest *dg)
     if (!s->dom.rank)
       DigestRecord((uint64_t)c->arr[k].id, c->arr[k].time, (uint64_t)c->arr[k].source + (2ULL << 40), h);
   RouterDigest(s, &c->route, h);
+  FloorsDigest(s, &c->floors, h);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_SUM, s->dom.comm));
   dg->h[0] += h[0];
   dg->h[1] += h[1];
@@ -1378,6 +1403,7 @@ static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
   Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
   if (!c->total) c->total = s->ndisks; /* else: from the checkpoint's crowd records */
+  PetscCall(FloorsUpdateFields(s, &c->floors));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(CrowdRebinned(s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1405,7 +1431,9 @@ static PetscErrorCode CrowdStepEnd(Sim *s, void *ctx, const char **stop)
   PetscFunctionBeginUser;
   (void)ctx;
   PetscCall(CrowdExits(s));
-  PetscCall(SourcesStep(s, CrowdOf(s))); /* source.c: arrivals */
+  PetscCall(FloorsStep(s, &CrowdOf(s)->floors));        /* floors.c: through the links */
+  PetscCall(SourcesStep(s, CrowdOf(s)));                /* source.c: arrivals */
+  PetscCall(FloorsUpdateFields(s, &CrowdOf(s)->floors)); /* each agent's floor, for the snapshots */
   if (s->ndisks == 0 && !SourcesPending(CrowdOf(s))) *stop = "every agent has left";
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -135,6 +135,75 @@ static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *
   }
 }
 
+/* Seed and march, across the links between floors (floors.c): a node within 1.5 h of a
+   link line, at distance d from it and at fraction t along it, is d from the matching
+   point of the other line, and that point is h/2 from the point P h/2 inside the other
+   line (where the field has nodes to interpolate from), so its value is at most
+   d + h/2 + phi(P): an upper bound, too high by at most h per link.  Marches repeat with
+   these values as further sources until none of them falls (by more than 1e-9 of it):
+   each pass carries the field through one more link, so a building with its exit on the
+   ground floor and n storeys above it takes about n + 1 passes of the march over the
+   whole grid.  Every rank does the same passes: the field stays the same everywhere.   */
+static PetscErrorCode LinkedMarch(const Eikonal *e, const Geometry *g, const double *F, PetscInt nseg,
+                                  const PetscReal *seg, double *phi)
+{
+  const PetscInt M = e->nx * e->ny;
+  typedef struct {
+    PetscInt  k, link, side;
+    PetscReal t, d;
+    double    v; /* its value through the link so far (inf: none) */
+  } Near;
+  Near    *nr = NULL;
+  PetscInt nn = 0, cap = 0;
+  double  *base;
+
+  PetscFunctionBeginUser;
+  Seed(e, nseg, seg, phi);
+  if (!g->nlinks) {
+    PetscCall(March(e, F, phi));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc1(M, &base));
+  PetscCall(PetscArraycpy(base, phi, M));
+  PetscCall(March(e, F, phi));
+  for (PetscInt l = 0; l < g->nlinks; l++)
+    for (PetscInt q = 0; q < 2; q++) { /* the nodes near each line, in a fixed order */
+      const PetscReal *sg = g->link[l].seg[q], dx = sg[2] - sg[0], dy = sg[3] - sg[1], L2 = dx * dx + dy * dy;
+      const PetscInt   i0 = PetscMax(0, (PetscInt)floor((PetscMin(sg[0], sg[2]) - e->x0) / e->h) - 2),
+                     i1   = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(sg[0], sg[2]) - e->x0) / e->h) + 2);
+      const PetscInt j0   = PetscMax(0, (PetscInt)floor((PetscMin(sg[1], sg[3]) - e->y0) / e->h) - 2),
+                     j1   = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(sg[1], sg[3]) - e->y0) / e->h) + 2);
+      for (PetscInt j = j0; j <= j1; j++)
+        for (PetscInt i = i0; i <= i1; i++) {
+          const PetscInt  k = j * e->nx + i;
+          const PetscReal x = e->x0 + i * e->h, y = e->y0 + j * e->h;
+          PetscReal       cx, cy, d;
+          if (!e->active[k]) continue;
+          d = SegmentDistance(sg, x, y, &cx, &cy);
+          if (d > 1.5 * e->h) continue;
+          PetscCall(ThrongGrow(&nr, sizeof(Near), nn, &cap));
+          nr[nn++] = (Near){k, l, q, ((cx - sg[0]) * dx + (cy - sg[1]) * dy) / L2, d, INFINITY};
+        }
+    }
+  for (PetscInt pass = 0;; pass++) {
+    PetscBool fell = PETSC_FALSE;
+    PetscCheck(pass < 1000, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the travel-time field did not settle across the links");
+    for (PetscInt a = 0; a < nn; a++) { /* through each link, from the last pass's field */
+      const GeomLink  *lk = &g->link[nr[a].link];
+      const PetscReal *o = lk->seg[1 - nr[a].side], *n = lk->out[1 - nr[a].side], t = nr[a].t, dl = 0.5 * e->h;
+      const double     v = nr[a].d + dl + EikonalValue(e, o[0] + t * (o[2] - o[0]) - dl * n[0], o[1] + t * (o[3] - o[1]) - dl * n[1]);
+      if (v < nr[a].v - 1e-9 * (1 + PetscAbsReal(v))) nr[a].v = v, fell = PETSC_TRUE;
+    }
+    if (!fell) break;
+    PetscCall(PetscArraycpy(phi, base, M));
+    for (PetscInt a = 0; a < nn; a++) phi[nr[a].k] = PetscMin(phi[nr[a].k], nr[a].v);
+    PetscCall(March(e, F, phi));
+  }
+  PetscCall(PetscFree(nr));
+  PetscCall(PetscFree(base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The speed map of the zones (zone.c) multiplied into *F (allocated when NULL): a slow
    zone's factor; on a stair fUp or fDown by the direction in which a first march, with
    their mean, walks it (-grad phi along the stair's axis). */
@@ -161,10 +230,7 @@ static PetscErrorCode ZoneMarch(const Eikonal *e, const Geometry *g, PetscInt ns
       F1[k] *= 0.5 * (z->fUp + z->fDown);
       stairs = (PetscBool)(stairs || z->stair);
     }
-  if (stairs) { /* which way the field walks each stair node */
-    Seed(e, nseg, seg, e->phi);
-    PetscCall(March(e, F1, e->phi));
-  }
+  if (stairs) PetscCall(LinkedMarch(e, g, F1, nseg, seg, e->phi)); /* which way the field walks each stair node */
   for (PetscInt j = 0; j < e->ny; j++)
     for (PetscInt i = 0; i < e->nx; i++) {
       const PetscInt k = j * e->nx + i;
@@ -228,8 +294,7 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
       F[k] = PetscMax(0.2, PetscMin(1.0, isfinite(e->phi[k]) ? e->phi[k] / wallDist : 1.0));
   }
   if (g->nzones) PetscCall(ZoneMarch(e, g, nseg, seg, &F));
-  Seed(e, nseg, seg, e->phi);
-  PetscCall(March(e, F, e->phi));
+  PetscCall(LinkedMarch(e, g, F, nseg, seg, e->phi));
   PetscCall(PetscFree(F));
   /* node gradients: central differences, one-sided next to inactive or unreached nodes */
   for (PetscInt j = 0; j < e->ny; j++)

@@ -175,6 +175,13 @@ static PetscErrorCode GeometryCopy(const Geometry *a, Geometry *b)
   if (a->nroutes) PetscCall(PetscArraycpy(b->route, a->route, a->nroutes));
   b->walkWKT = NULL;
   if (a->walkWKT) PetscCall(PetscStrallocpy(a->walkWKT, &b->walkWKT));
+  PetscCall(PetscMalloc1(a->nfloors + 1, &b->floor));
+  if (a->nfloors) PetscCall(PetscArraycpy(b->floor, a->floor, a->nfloors));
+  PetscCall(PetscCalloc1(a->nfloors + 1, &b->floorWKT));
+  for (PetscInt f = 0; f < a->nfloors; f++) PetscCall(PetscStrallocpy(a->floorWKT[f], &b->floorWKT[f]));
+  PetscCall(CopyReals(a->fring, 4 * a->nfring, &b->fring));
+  PetscCall(PetscMalloc1(a->nlinks + 1, &b->link));
+  if (a->nlinks) PetscCall(PetscArraycpy(b->link, a->link, a->nlinks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,7 +198,7 @@ static PetscErrorCode CacheFree(void)
    to lie on that boundary; then the arrays of g (rings, walls and the side each faces,
    exits, box, area).  A failure is a message in err (of errlen bytes). */
 static PetscErrorCode Boundaries(GEOSContextHandle_t h, GEOSGeometry *walk, GEOSGeometry **exits, PetscInt nex,
-                                 Geometry *g, char *err, size_t errlen)
+                                 GEOSGeometry **cuts, PetscInt ncut, Geometry *g, char *err, size_t errlen)
 {
   PetscInt capr = 0, capw = 0, cape = 0;
   PetscFunctionBeginUser;
@@ -228,6 +235,12 @@ static PetscErrorCode Boundaries(GEOSContextHandle_t h, GEOSGeometry *walk, GEOS
       walls = rest;
       PetscCall(AddLines(h, exits[e], &g->exit, &g->exitId, e, &g->nexit, &cape));
     }
+  }
+  for (PetscInt k = 0; k < ncut && !err[0]; k++) { /* the links' openings (checked by LinksCheck) */
+    GEOSGeometry *cut = GEOSBuffer_r(h, cuts[k], 1e-6, 2), *rest = GEOSDifference_r(h, walls, cut);
+    GEOSGeom_destroy_r(h, cut);
+    GEOSGeom_destroy_r(h, walls);
+    walls = rest;
   }
   if (!err[0]) {
     double x0, y0, x1, y1, area;
@@ -441,6 +454,252 @@ static PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lin
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+
+/* ---- floors and links (the model: src/floors.c) ------------------------------------ */
+
+#define GEOM_MAX_FLOORS 64
+#define GEOM_MAX_LINKS  256
+#define GEOM_FLOOR_GAP  1.0 /* m: the least distance between two floors in the plane */
+
+typedef struct {
+  GEOSGeometry *floor[GEOM_MAX_FLOORS];
+  GeomFloor     decl[GEOM_MAX_FLOORS];
+  PetscInt      nfloor;
+  GEOSGeometry *link[2 * GEOM_MAX_LINKS]; /* line A of link k at 2k, B at 2k + 1 */
+  GeomLink      ldecl[GEOM_MAX_LINKS];
+  PetscInt      nlink;
+} FloorParse;
+
+/* `floor NAME LEVEL POLYGON (...)`.  A failure is a message in err. */
+static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno, const char *rest,
+                      FloorParse *fp, char *err, size_t errlen)
+{
+  GeomFloor     fl;
+  const char   *a;
+  char         *end;
+  GEOSGeometry *geom;
+  memset(&fl, 0, sizeof(fl));
+  TakeName(rest, &a, fl.name, lineno, err, errlen);
+  if (err[0]) return;
+  fl.level = strtod(a, &end);
+  if (!fl.name[0] || end == a || !isfinite(fl.level)) {
+    snprintf(err, errlen,
+             "line %d: expected 'floor NAME LEVEL POLYGON (...)', the level a number (0 the ground floor, 1 the "
+             "first, 0.5 a flight of stairs between them)",
+             lineno);
+    return;
+  }
+  fl.line   = lineno;
+  gm->msg[0] = 0;
+  geom       = GEOSWKTReader_read_r(h, rd, end);
+  if (!geom) {
+    snprintf(err, errlen, "line %d: cannot parse the WKT: %s", lineno, gm->msg);
+    return;
+  }
+  const int t = GEOSGeomTypeId_r(h, geom);
+  if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) snprintf(err, errlen, "line %d: a floor is a POLYGON or MULTIPOLYGON", lineno);
+  else if (GEOSisEmpty_r(h, geom) == 1) snprintf(err, errlen, "line %d: floor '%s' is empty", lineno, fl.name);
+  else if (GEOSisValid_r(h, geom) != 1) {
+    char *why = GEOSisValidReason_r(h, geom);
+    snprintf(err, errlen, "line %d: floor '%s' is not a valid polygon: %s", lineno, fl.name, why ? why : "?");
+    GEOSFree_r(h, why);
+  } else if (fp->nfloor == GEOM_MAX_FLOORS) snprintf(err, errlen, "line %d: more than %d floors", lineno, GEOM_MAX_FLOORS);
+  for (PetscInt f = 0; f < fp->nfloor && !err[0]; f++)
+    if (!strcmp(fp->decl[f].name, fl.name))
+      snprintf(err, errlen, "line %d: a second floor named '%s' (line %d): floor names are unique", lineno, fl.name,
+               (int)fp->decl[f].line);
+  if (err[0]) {
+    GEOSGeom_destroy_r(h, geom);
+    return;
+  }
+  fp->decl[fp->nfloor]    = fl;
+  fp->floor[fp->nfloor++] = geom;
+}
+
+/* `link [NAME] LINESTRING (a0, a1) LINESTRING (b0, b1)`.  A failure is a message in err. */
+static void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const char *rest, FloorParse *fp, char *err,
+                     size_t errlen)
+{
+  GeomLink    lk;
+  const char *a, *l1, *l2;
+  double      len[2] = {0, 0};
+  memset(&lk, 0, sizeof(lk));
+  TakeName(rest, &a, lk.name, lineno, err, errlen);
+  if (err[0]) return;
+  l1 = strcasestr(a, "LINESTRING");
+  l2 = l1 ? strcasestr(l1 + 10, "LINESTRING") : NULL;
+  if (!l1 || !l2 || (size_t)(l2 - l1) >= 1024) {
+    snprintf(err, errlen,
+             "line %d: expected 'link [NAME] LINESTRING (x y, x y) LINESTRING (x y, x y)': two lines of equal length, "
+             "the first point of one going to the first point of the other",
+             lineno);
+    return;
+  }
+  if (fp->nlink == GEOM_MAX_LINKS) {
+    snprintf(err, errlen, "line %d: more than %d links", lineno, GEOM_MAX_LINKS);
+    return;
+  }
+  for (int q = 0; q < 2 && !err[0]; q++) {
+    char          buf[1024];
+    GEOSGeometry *geom;
+    unsigned int  np = 0;
+    if (q == 0) {
+      memcpy(buf, l1, (size_t)(l2 - l1));
+      buf[l2 - l1] = 0;
+    } else snprintf(buf, sizeof(buf), "%s", l2);
+    geom = GEOSWKTReader_read_r(h, rd, buf);
+    if (geom && GEOSGeomTypeId_r(h, geom) == GEOS_LINESTRING) GEOSCoordSeq_getSize_r(h, GEOSGeom_getCoordSeq_r(h, geom), &np);
+    if (np == 2) {
+      const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, geom);
+      double                   x0, y0, x1, y1;
+      GEOSCoordSeq_getXY_r(h, cs, 0, &x0, &y0);
+      GEOSCoordSeq_getXY_r(h, cs, 1, &x1, &y1);
+      lk.seg[q][0] = x0, lk.seg[q][1] = y0, lk.seg[q][2] = x1, lk.seg[q][3] = y1;
+      len[q] = sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+    }
+    if (np != 2 || !(len[q] > 0)) {
+      snprintf(err, errlen, "line %d: each line of a link is a LINESTRING of two distinct points", lineno);
+      if (geom) GEOSGeom_destroy_r(h, geom);
+      if (q == 1) GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink]);
+    } else fp->link[2 * fp->nlink + q] = geom;
+  }
+  if (!err[0] && fabs(len[0] - len[1]) > 1e-3) {
+    snprintf(err, errlen,
+             "line %d: the link's lines are %g m and %g m long: a link joins two lines of the same length (within "
+             "1 mm), point for point",
+             lineno, len[0], len[1]);
+    GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink]);
+    GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink + 1]);
+  }
+  if (err[0]) return;
+  lk.len                 = 0.5 * (len[0] + len[1]);
+  lk.line                = lineno;
+  fp->ldecl[fp->nlink++] = lk;
+}
+
+/* The walkable area of a scene of floors: their union, each floor apart from the others. */
+static PetscErrorCode FloorsJoin(GEOSContextHandle_t h, FloorParse *fp, GEOSGeometry **walk, Geometry *g, char *err,
+                                 size_t errlen)
+{
+  GEOSGeometry *parts[GEOM_MAX_FLOORS], *coll;
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < fp->nfloor && !err[0]; i++)
+    for (PetscInt j = 0; j < i && !err[0]; j++) {
+      double d = 0;
+      GEOSDistance_r(h, fp->floor[i], fp->floor[j], &d);
+      if (d < GEOM_FLOOR_GAP)
+        PetscCall(PetscSNPrintf(err, errlen,
+                                "floors '%s' (line %d) and '%s' (line %d) are %g m apart in the plane: lay floors out at "
+                                "least %g m apart (agents on one would feel those on the other); links join them",
+                                fp->decl[j].name, (int)fp->decl[j].line, fp->decl[i].name, (int)fp->decl[i].line, d,
+                                GEOM_FLOOR_GAP));
+    }
+  if (err[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt f = 0; f < fp->nfloor; f++) parts[f] = GEOSGeom_clone_r(h, fp->floor[f]);
+  coll  = GEOSGeom_createCollection_r(h, GEOS_GEOMETRYCOLLECTION, parts, (unsigned)fp->nfloor);
+  *walk = coll ? GEOSUnaryUnion_r(h, coll) : NULL;
+  if (coll) GEOSGeom_destroy_r(h, coll);
+  PetscCheck(*walk, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not join the floors");
+  {
+    GEOSWKTWriter *wr = GEOSWKTWriter_create_r(h);
+    char          *out;
+    GEOSWKTWriter_setTrim_r(h, wr, 1);
+    GEOSWKTWriter_setOutputDimension_r(h, wr, 2);
+    out = GEOSWKTWriter_write_r(h, wr, *walk);
+    PetscCall(PetscStrallocpy(out, &g->walkWKT));
+    GEOSFree_r(h, out);
+    PetscCall(PetscCalloc1(fp->nfloor + 1, &g->floorWKT));
+    for (PetscInt f = 0; f < fp->nfloor; f++) {
+      out = GEOSWKTWriter_write_r(h, wr, fp->floor[f]);
+      PetscCall(PetscStrallocpy(out, &g->floorWKT[f]));
+      GEOSFree_r(h, out);
+    }
+    GEOSWKTWriter_destroy_r(h, wr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each link line on the outline of a floor (its outer ring or a hole's: a stairwell), the
+   two on different floors; the floors into g with their rings.  After Boundaries (the
+   inside test for the normals).  A failure is a message in err. */
+static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geometry *g, char *err, size_t errlen)
+{
+  PetscInt cap = 0;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(fp->nfloor + 1, &g->floor));
+  for (PetscInt f = 0; f < fp->nfloor; f++) {
+    GeomFloor *fl = &g->floor[f];
+    double     b[4], area = 0;
+    *fl       = fp->decl[f];
+    fl->fbeg  = g->nfring;
+    PetscCall(AddLines(h, fp->floor[f], &g->fring, NULL, 0, &g->nfring, &cap));
+    fl->fend = g->nfring;
+    GEOSGeom_getXMin_r(h, fp->floor[f], &b[0]), GEOSGeom_getYMin_r(h, fp->floor[f], &b[1]);
+    GEOSGeom_getXMax_r(h, fp->floor[f], &b[2]), GEOSGeom_getYMax_r(h, fp->floor[f], &b[3]);
+    GEOSArea_r(h, fp->floor[f], &area);
+    for (int q = 0; q < 4; q++) fl->bbox[q] = b[q];
+    fl->area = area;
+  }
+  g->nfloors = fp->nfloor;
+  for (PetscInt z = 0; z < g->nzones; z++) { /* a floor that holds a stair's axis is a stair */
+    const GeomZone *zn = &g->zone[z];
+    if (!zn->stair) continue;
+    const PetscInt f = GeometryFloorAt(g, 0.5 * (zn->axis[0] + zn->axis[2]), 0.5 * (zn->axis[1] + zn->axis[3]));
+    if (f >= 0) g->floor[f].stair = PETSC_TRUE;
+  }
+  PetscCall(PetscMalloc1(fp->nlink + 1, &g->link));
+  for (PetscInt k = 0; k < fp->nlink && !err[0]; k++) {
+    GeomLink *lk = &g->link[k];
+    *lk          = fp->ldecl[k];
+    for (int q = 0; q < 2 && !err[0]; q++) {
+      const PetscReal *sg = lk->seg[q];
+      lk->floor[q]        = -1;
+      for (PetscInt f = 0; f < fp->nfloor && lk->floor[q] < 0; f++) {
+        GEOSGeometry *bnd = GEOSBoundary_r(h, fp->floor[f]);
+        PetscBool     on  = PETSC_TRUE;
+        for (int m = 0; m < 3 && on; m++) { /* both ends and the midpoint on its outline */
+          const double  x  = m == 2 ? 0.5 * (sg[0] + sg[2]) : sg[2 * m], y = m == 2 ? 0.5 * (sg[1] + sg[3]) : sg[2 * m + 1];
+          GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
+          double        d  = 1;
+          GEOSDistance_r(h, pt, bnd, &d);
+          GEOSGeom_destroy_r(h, pt);
+          on = (PetscBool)(d <= 1e-6);
+        }
+        GEOSGeom_destroy_r(h, bnd);
+        if (on) lk->floor[q] = f;
+      }
+      if (lk->floor[q] < 0)
+        PetscCall(PetscSNPrintf(err, errlen,
+                                "line %d: the link's %s line (%g %g, %g %g) is not on the outline of a floor: a link line "
+                                "is an opening in a floor's outer wall or in the wall of a hole (a stairwell) inside it",
+                                (int)lk->line, q ? "second" : "first", sg[0], sg[1], sg[2], sg[3]));
+      else { /* the normal that points out of the walkable area */
+        const PetscReal dx = sg[2] - sg[0], dy = sg[3] - sg[1], l = PetscSqrtReal(dx * dx + dy * dy);
+        const PetscReal nx = dy / l, ny = -dx / l, mx = 0.5 * (sg[0] + sg[2]), my = 0.5 * (sg[1] + sg[3]);
+        const PetscBool in = GeometryInside(g, mx + 1e-4 * nx, my + 1e-4 * ny);
+        lk->out[q][0] = in ? -nx : nx, lk->out[q][1] = in ? -ny : ny;
+      }
+    }
+    if (!err[0] && lk->floor[0] == lk->floor[1])
+      PetscCall(PetscSNPrintf(err, errlen,
+                              "line %d: both lines of the link are on floor '%s': a link joins two floors (a stair "
+                              "within one floor is a 'stair' zone of it; a stair whose two ends are on one floor is "
+                              "refused)",
+                              (int)lk->line, g->floor[lk->floor[0]].name));
+    for (PetscInt j = 0; j < k && !err[0]; j++) /* no line used twice */
+      for (int q = 0; q < 2 && !err[0]; q++)
+        for (int r = 0; r < 2 && !err[0]; r++) {
+          const PetscReal *u = g->link[j].seg[r], *v = lk->seg[q];
+          PetscReal        cx, cy;
+          if (SegmentDistance(u, 0.5 * (v[0] + v[2]), 0.5 * (v[1] + v[3]), &cx, &cy) < 1e-6)
+            PetscCall(PetscSNPrintf(err, errlen, "line %d: the link's %s line overlaps a line of the link on line %d",
+                                    (int)lk->line, q ? "second" : "first", (int)g->link[j].line));
+        }
+  }
+  g->nlinks = fp->nlink;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit, Geometry *g)
 {
   char               *text = NULL, *kept = NULL, err[700] = "";
@@ -451,6 +710,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscInt            nex = 0, caps = 0, nway = 0, nrt = 0, caprr = 0, capz = 0;
   char                names[512][GEOM_NAME_LEN], (*rtext)[256] = NULL;
   GeomRoute          *routes = NULL;
+  FloorParse         *fp     = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(g, sizeof(*g)));
@@ -469,6 +729,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscCall(PetscStrallocpy(text, &kept)); /* the parse below cuts the text into lines */
   PetscCall(PetscInfo(NULL, "geometry '%s': parsed by GEOS\n", path));
 
+  PetscCall(PetscNew(&fp));
   h = GEOS_init_r();
   GEOSContext_setErrorMessageHandler_r(h, GeosHandler, &gm);
   rd = GEOSWKTReader_create_r(h);
@@ -486,13 +747,15 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
                       isRoute  = (PetscBool)!strncmp(line, "route ", 6),
                       isExit   = (PetscBool)(!strncmp(line, "exit", 4) && !isWay && !isRoute),
                       isSensor = (PetscBool)!strncmp(line, "sensor", 6), isZone = (PetscBool)!strncmp(line, "zone ", 5),
-                      isStair = (PetscBool)!strncmp(line, "stair ", 6);
+                      isStair = (PetscBool)!strncmp(line, "stair ", 6), isFloor = (PetscBool)!strncmp(line, "floor ", 6),
+                      isLink = (PetscBool)!strncmp(line, "link ", 5);
       const char *wktText     = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : isZone ? 5 : 6);
       GeomZone    zn;
       char        name[GEOM_NAME_LEN] = "";
-      if (!isWalk && !isExit && !isSensor && !isWay && !isRoute && !isZone && !isStair) {
+      if (!isWalk && !isExit && !isSensor && !isWay && !isRoute && !isZone && !isStair && !isFloor && !isLink) {
         PetscCall(PetscSNPrintf(err, sizeof(err),
-                                "line %d: expected 'walkable <WKT polygon>', 'exit [NAME] <WKT linestring>', 'sensor "
+                                "line %d: expected 'walkable <WKT polygon>', 'floor NAME LEVEL <WKT polygon>', 'link "
+                                "[NAME] <WKT linestring> <WKT linestring>', 'exit [NAME] <WKT linestring>', 'sensor "
                                 "<WKT linestring>', 'waypoint NAME <WKT point>', 'route TARGETS <WKT polygon | ids "
                                 "A-B>', 'zone FACTOR <WKT polygon>' or 'stair RISE <WKT linestring> <WKT polygon>'",
                                 lineno));
@@ -518,6 +781,11 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
         c = end;
       }
       if (err[0]) break;
+      if (isFloor || isLink) {
+        if (isFloor) FloorLine(h, rd, &gm, lineno, line + 6, fp, err, sizeof(err));
+        else LinkLine(h, rd, lineno, line + 5, fp, err, sizeof(err));
+        continue;
+      }
       if (isExit || isWay) {
         TakeName(wktText, &wktText, name, lineno, err, sizeof(err));
         if (err[0]) break;
@@ -660,10 +928,16 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
       if (geom) GEOSGeom_destroy_r(h, geom);
     }
   }
-  if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line"));
+  if (!err[0] && walk && fp->nfloor)
+    PetscCall(PetscSNPrintf(err, sizeof(err), "both a 'walkable' line and 'floor' lines: give one or the other"));
+  if (!err[0] && fp->nlink && !fp->nfloor)
+    PetscCall(PetscSNPrintf(err, sizeof(err), "'link' lines join floors: describe the walkable area by 'floor' lines"));
+  if (!err[0] && fp->nfloor) PetscCall(FloorsJoin(h, fp, &walk, g, err, sizeof(err)));
+  if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line (or 'floor' lines)"));
   if (!err[0] && !nex && needExit)
     PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
-  if (!err[0]) PetscCall(Boundaries(h, walk, exits, nex, g, err, sizeof(err)));
+  if (!err[0]) PetscCall(Boundaries(h, walk, exits, nex, fp->link, 2 * fp->nlink, g, err, sizeof(err)));
+  if (!err[0] && fp->nfloor) PetscCall(FloorsFinish(h, fp, g, err, sizeof(err)));
   if (!err[0]) { /* the targets: names unique, waypoints in the walkable area; the routes */
     PetscCall(PetscMalloc1(nex + nway + 1, &g->name));
     PetscCall(PetscMalloc1(4 * nway + 1, &g->way));
@@ -697,6 +971,9 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscCall(PetscFree(rtext));
   for (PetscInt w = 0; w < nway; w++) GEOSGeom_destroy_r(h, ways[w]);
   for (PetscInt e = 0; e < nex; e++) GEOSGeom_destroy_r(h, exits[e]);
+  for (PetscInt f = 0; f < fp->nfloor; f++) GEOSGeom_destroy_r(h, fp->floor[f]);
+  for (PetscInt k = 0; k < 2 * fp->nlink; k++) GEOSGeom_destroy_r(h, fp->link[k]);
+  PetscCall(PetscFree(fp));
   if (walk) GEOSGeom_destroy_r(h, walk);
   GEOSWKTReader_destroy_r(h, rd);
   GEOS_finish_r(h);
@@ -734,8 +1011,28 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscCall(PetscFree(g->rring));
   PetscCall(PetscFree(g->zone));
   PetscCall(PetscFree(g->zring));
+  for (PetscInt f = 0; g->floorWKT && f < g->nfloors; f++) PetscCall(PetscFree(g->floorWKT[f]));
+  PetscCall(PetscFree(g->floorWKT));
+  PetscCall(PetscFree(g->floor));
+  PetscCall(PetscFree(g->fring));
+  PetscCall(PetscFree(g->link));
   PetscCall(PetscMemzero(g, sizeof(*g)));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt GeometryFloorAt(const Geometry *g, PetscReal x, PetscReal y)
+{
+  for (PetscInt f = 0; f < g->nfloors; f++) {
+    const GeomFloor *fl = &g->floor[f];
+    PetscBool        in = PETSC_FALSE;
+    if (x < fl->bbox[0] || x > fl->bbox[2] || y < fl->bbox[1] || y > fl->bbox[3]) continue;
+    for (PetscInt k = fl->fbeg; k < fl->fend; k++) {
+      const PetscReal *q = &g->fring[4 * k];
+      if ((q[1] > y) != (q[3] > y) && x < q[0] + (y - q[1]) * (q[2] - q[0]) / (q[3] - q[1])) in = (PetscBool)!in;
+    }
+    if (in) return f;
+  }
+  return -1;
 }
 
 PetscInt GeometryZoneAt(const Geometry *g, PetscReal x, PetscReal y)
@@ -874,6 +1171,17 @@ PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPa
       if (seg && GEOSDistance_r(gp->h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) out = PETSC_TRUE;
       if (seg) GEOSGeom_destroy_r(gp->h, seg);
     }
+    for (PetscInt k = 0; k < 2 * g->nlinks && !out; k++) { /* or a link line: on to another floor */
+      const PetscReal   *q  = g->link[k >> 1].seg[k & 1];
+      GEOSCoordSequence *cs = GEOSCoordSeq_create_r(gp->h, 2, 2);
+      GEOSGeometry      *seg;
+      double             d = PETSC_MAX_REAL;
+      GEOSCoordSeq_setXY_r(gp->h, cs, 0, q[0], q[1]);
+      GEOSCoordSeq_setXY_r(gp->h, cs, 1, q[2], q[3]);
+      seg = GEOSGeom_createLineString_r(gp->h, cs);
+      if (seg && GEOSDistance_r(gp->h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) out = PETSC_TRUE;
+      if (seg) GEOSGeom_destroy_r(gp->h, seg);
+    }
     if (out) parts[kept++] = GEOSGeom_clone_r(gp->h, part);
   }
   if (shrunk) GEOSGeom_destroy_r(gp->h, shrunk);
@@ -946,12 +1254,13 @@ PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, Pe
 /* The walkable area with n quadrilaterals added (quad: 4 corners, x0,y0,...,x3,y3, in
    order around it), as WKT in a string to PetscFree.  Crowds use it for the area an
    agent may be in: the room plus each door's lane beyond its line (crowd.c). */
-PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts)
+PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt floor, PetscInt n, const PetscReal *quad, char **wkt,
+                                PetscInt *parts)
 {
   GEOSContextHandle_t h   = GEOS_init_r();
   GEOSWKTReader      *rd  = GEOSWKTReader_create_r(h);
   GEOSWKTWriter      *wr  = GEOSWKTWriter_create_r(h);
-  GEOSGeometry       *all = GEOSWKTReader_read_r(h, rd, g->walkWKT);
+  GEOSGeometry       *all = GEOSWKTReader_read_r(h, rd, floor >= 0 ? g->floorWKT[floor] : g->walkWKT);
   char               *out = NULL;
   PetscBool           ok;
 

@@ -1151,6 +1151,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(PopulationSetFromOptions(&o)); /* population.c */
   PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
   PetscCall(SourceSetFromOptions(&o));     /* source.c */
+  PetscCall(FloorsSetFromOptions(&o));     /* floors.c */
   PetscCall(OutputSetFromOptions(&o));
   PetscCall(StressSetFromOptions(&o));        /* contacts.c */
   PetscCall(ContactOutputSetFromOptions(&o)); /* contact_output.c */

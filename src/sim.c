@@ -43,6 +43,7 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrLawRepulse", cls, &THRONG_EV.lawRepulse));
   PetscCall(PetscLogEventRegister("ThrLawWalls", cls, &THRONG_EV.lawWalls));
   PetscCall(PetscLogEventRegister("ThrLawSpacing", cls, &THRONG_EV.lawSpacing));
+  PetscCall(PetscLogEventRegister("ThrLinks", cls, &THRONG_EV.links));
   PetscCall(PetscLogEventRegister("ThrRoute", cls, &THRONG_EV.route));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));

@@ -24,7 +24,12 @@
  * to its last checkpoint.  A restart reopens the file and drops the rows of frames after
  * the checkpoint's step (the frame column is sorted: a binary search finds where they
  * start).  It refuses a file that is no trajectory of throng's, or one written at another
- * frame rate: its frame numbers would mean other times.                                */
+ * frame rate: its frame numbers would mean other times.
+ * A scene of floors (floors.c) is written once whole (its walkable area the floors side
+ * by side, a MULTIPOLYGON that PedPy's WalkableArea refuses) and once per floor, in
+ * FILE.NAME.h5 for FILE.h5: the rows of the agents on that floor (an agent in the lane
+ * behind a link line counts on the line's floor), with that floor's polygon as
+ * wkt_geometry, so that PedPy analyses each floor as the 2-D scene it is.              */
 #include <throng/crowd.h>
 #include <throng/idorder.h>
 #include <string.h>
@@ -45,33 +50,27 @@ static hid_t RowType(void)
   return t;
 }
 
-PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
+/* Create the file `path` with the walkable area `wkt` (or, restarting, reopen it and drop
+   the frames after the step).  Collective. */
+static PetscErrorCode OpenOne(MPI_Comm comm, const Sim *s, const TrajWriter *t, const char *path, const char *wkt,
+                              hid_t *filep, hid_t *dsp, hsize_t *rowsp)
 {
   const Params *prm = &s->prm;
-  hid_t         fapl, type;
+  hid_t         fapl, type, file, ds = -1;
   PetscBool     exists = PETSC_FALSE;
   PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(t, sizeof(*t)));
-  t->comm = comm;
-  t->file = t->ds = t->dxpl = -1;
-  if (!prm->traj[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT,
-             "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
-  PetscCall(TrajectoryStride(comm, prm, &t->stride));
-  t->flushEvery = prm->flushEvery;
-  t->lastFlush  = -1e30;
-  if (prm->restart[0]) PetscCall(IoFileExists(comm, prm->traj, &exists));
-  PetscCall(IoTransferProperties(comm, prm->ioTwoPhase, &t->dxpl));
+  if (prm->restart[0]) PetscCall(IoFileExists(comm, path, &exists));
   PetscCallHDF5(comm, fapl = H5Pcreate(H5P_FILE_ACCESS));
   PetscCallHDF5(comm, H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
-  t->file = exists ? H5Fopen(prm->traj, H5F_ACC_RDWR, fapl) : H5Fcreate(prm->traj, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  file = exists ? H5Fopen(path, H5F_ACC_RDWR, fapl) : H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   PetscCallHDF5(comm, H5Pclose(fapl));
-  PetscCheck(t->file >= 0, comm, PETSC_ERR_FILE_OPEN,
+  PetscCheck(file >= 0, comm, PETSC_ERR_FILE_OPEN,
              exists ? "-trajectory '%s' exists but is not a readable HDF5 file: give the trajectory file of the run "
                       "this checkpoint belongs to, or a new name"
                     : "-trajectory: cannot create HDF5 file '%s' (directory missing or not writable?)",
-             prm->traj);
+             path);
   type = RowType();
+  *rowsp = 0;
   if (!exists) {
     const hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 16384;
     const double  fps = (double)prm->trajFps;
@@ -80,36 +79,24 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
     PetscCallHDF5(comm, dcpl = H5Pcreate(H5P_DATASET_CREATE));
     PetscCallHDF5(comm, H5Pset_chunk(dcpl, 1, &chunk));
     PetscCallHDF5(comm, H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
-    PetscCallHDF5(comm, t->ds = H5Dcreate2(t->file, "trajectory", type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    PetscCallHDF5(comm, ds = H5Dcreate2(file, "trajectory", type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     PetscCallHDF5(comm, H5Pclose(dcpl));
     PetscCallHDF5(comm, H5Sclose(sp));
-    PetscCall(IoWriteAttr(comm, t->ds, "fps", H5T_NATIVE_DOUBLE, 0, &fps));
-    {
-      char    *wkt;
-      PetscInt parts;
-      PetscCall(CrowdAreaWKT(s, &wkt, &parts));
-      PetscCall(IoWriteTextAttr(comm, t->file, "wkt_geometry", wkt));
-      PetscCall(PetscFree(wkt));
-      if (parts > 1)
-        PetscCall(PetscFPrintf(comm, PETSC_STDERR,
-                               "throng: warning: the walkable area is %" PetscInt_FMT
-                               " separate polygons: PedPy's WalkableArea takes one polygon and will refuse "
-                               "-trajectory %s's wkt_geometry (the trajectory itself loads; docs/crowd.md)\n",
-                               parts, prm->traj));
-    }
-    PetscCall(IoWriteTextAttr(comm, t->ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
+    PetscCall(IoWriteAttr(comm, ds, "fps", H5T_NATIVE_DOUBLE, 0, &fps));
+    PetscCall(IoWriteTextAttr(comm, file, "wkt_geometry", wkt));
+    PetscCall(IoWriteTextAttr(comm, ds, "units", "id, frame: integers; x, y: m; frame k is at t = k / fps"));
   } else { /* a restart: keep the frames up to the checkpoint's */
     hid_t   sp;
     hsize_t n, lo = 0, hi;
     double fps = 0;
-    int    bad = H5Lexists(t->file, "trajectory", H5P_DEFAULT) <= 0;
+    int    bad = H5Lexists(file, "trajectory", H5P_DEFAULT) <= 0;
     if (!bad) {
       hid_t dt, a;
-      t->ds = H5Dopen2(t->file, "trajectory", H5P_DEFAULT);
-      dt    = t->ds >= 0 ? H5Dget_type(t->ds) : -1;
-      bad   = dt < 0 || H5Tget_class(dt) != H5T_COMPOUND || H5Tget_nmembers(dt) != 4 || H5Tget_size(dt) != sizeof(TrajRow);
+      ds  = H5Dopen2(file, "trajectory", H5P_DEFAULT);
+      dt  = ds >= 0 ? H5Dget_type(ds) : -1;
+      bad = dt < 0 || H5Tget_class(dt) != H5T_COMPOUND || H5Tget_nmembers(dt) != 4 || H5Tget_size(dt) != sizeof(TrajRow);
       if (dt >= 0) H5Tclose(dt);
-      a   = !bad && H5Aexists(t->ds, "fps") > 0 ? H5Aopen(t->ds, "fps", H5P_DEFAULT) : -1;
+      a   = !bad && H5Aexists(ds, "fps") > 0 ? H5Aopen(ds, "fps", H5P_DEFAULT) : -1;
       bad = bad || a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &fps) < 0;
       if (a >= 0) H5Aclose(a);
     }
@@ -117,12 +104,12 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
     PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
                "-trajectory '%s' is an HDF5 file but not a trajectory that throng wrote (no 'trajectory' table of id, "
                "frame, x, y with fps): give the trajectory file of the run this checkpoint belongs to, or a new name",
-               prm->traj);
+               path);
     PetscCheck(PetscAbsReal((PetscReal)fps - prm->trajFps) <= 1e-9 * prm->trajFps, comm, PETSC_ERR_USER_INPUT,
                "-trajectory '%s' holds frames at %.6g fps, but this run writes %.6g fps: its frame numbers would mean "
                "other times. Give -trajectory_fps %.17g, or another -trajectory file",
-               prm->traj, fps, (double)prm->trajFps, fps);
-    PetscCallHDF5(comm, sp = H5Dget_space(t->ds));
+               path, fps, (double)prm->trajFps, fps);
+    PetscCallHDF5(comm, sp = H5Dget_space(ds));
     PetscCallHDF5(comm, H5Sget_simple_extent_dims(sp, &n, NULL));
     PetscCallHDF5(comm, H5Sclose(sp));
     /* the frames up to the checkpoint's step were written before it: keep them, drop
@@ -133,19 +120,97 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
       const hsize_t mid = lo + (hi - lo) / 2, one = 1;
       TrajRow       r;
       hid_t         fs, ms;
-      PetscCallHDF5(comm, fs = H5Dget_space(t->ds));
+      PetscCallHDF5(comm, fs = H5Dget_space(ds));
       PetscCallHDF5(comm, H5Sselect_hyperslab(fs, H5S_SELECT_SET, &mid, NULL, &one, NULL));
       PetscCallHDF5(comm, ms = H5Screate_simple(1, &one, NULL));
-      PetscCallHDF5(comm, H5Dread(t->ds, type, ms, fs, H5P_DEFAULT, &r));
+      PetscCallHDF5(comm, H5Dread(ds, type, ms, fs, H5P_DEFAULT, &r));
       PetscCallHDF5(comm, H5Sclose(ms));
       PetscCallHDF5(comm, H5Sclose(fs));
       if (r.frame <= now) lo = mid + 1;
       else hi = mid;
     }
-    t->rows = lo;
-    PetscCallHDF5(comm, H5Dset_extent(t->ds, &t->rows));
+    *rowsp = lo;
+    PetscCallHDF5(comm, H5Dset_extent(ds, rowsp));
   }
   H5Tclose(type);
+  *filep = file;
+  *dsp   = ds;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The file of floor f: FILE.h5 -> FILE.NAME.h5 (or FILE.NAME.h5 when FILE has no .h5). */
+static void FloorPath(const char *path, const char *name, char *out, size_t len)
+{
+  const size_t n = strlen(path);
+  if (n > 3 && !strcmp(path + n - 3, ".h5")) snprintf(out, len, "%.*s.%s.h5", (int)(n - 3), path, name);
+  else snprintf(out, len, "%s.%s.h5", path, name);
+}
+
+PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
+{
+  const Params   *prm = &s->prm;
+  const Geometry *g   = &s->geom;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(t, sizeof(*t)));
+  t->comm = comm;
+  t->file = t->ds = t->dxpl = -1;
+  if (!prm->traj[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(CrowdOf(s), comm, PETSC_ERR_USER_INPUT,
+             "-trajectory writes pedestrian trajectories: it needs a crowd (-geometry, with -walk)");
+  PetscCall(TrajectoryStride(comm, prm, &t->stride));
+  t->flushEvery = prm->flushEvery;
+  t->lastFlush  = -1e30;
+  PetscCall(IoTransferProperties(comm, prm->ioTwoPhase, &t->dxpl));
+  {
+    char    *wkt;
+    PetscInt parts;
+    PetscCall(CrowdAreaWKT(s, -1, &wkt, &parts));
+    PetscCall(OpenOne(comm, s, t, prm->traj, wkt, &t->file, &t->ds, &t->rows));
+    PetscCall(PetscFree(wkt));
+    if (parts > 1 && !g->nfloors)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "throng: warning: the walkable area is %" PetscInt_FMT
+                             " separate polygons: PedPy's WalkableArea takes one polygon and will refuse "
+                             "-trajectory %s's wkt_geometry (the trajectory itself loads; docs/crowd.md)\n",
+                             parts, prm->traj));
+  }
+  if (g->nfloors) { /* one more file per floor, with its own walkable area: PedPy is 2-D */
+    t->nfloor = g->nfloors;
+    t->kfloor = ParticlesFindField(&s->P, "floor");
+    PetscCall(PetscMalloc3(t->nfloor, &t->ffile, t->nfloor, &t->fds, t->nfloor, &t->frows));
+    for (PetscInt f = 0; f < t->nfloor; f++) {
+      char path[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 8];
+      char    *wkt;
+      PetscInt parts;
+      FloorPath(prm->traj, g->floor[f].name, path, sizeof(path));
+      PetscCall(CrowdAreaWKT(s, f, &wkt, &parts)); /* the floor and its doors' lanes */
+      PetscCall(OpenOne(comm, s, t, path, wkt, &t->ffile[f], &t->fds[f], &t->frows[f]));
+      PetscCall(PetscFree(wkt));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Append this rank's count rows (ranks in order) to ds. Collective. */
+static PetscErrorCode AppendRows(TrajWriter *t, hid_t ds, hsize_t *rowsp, PetscInt64 count, const TrajRow *rows)
+{
+  PetscInt64 offset = 0, total = count;
+  hid_t      type;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Exscan(&count, &offset, 1, MPIU_INT64, MPI_SUM, t->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPIU_INT64, MPI_SUM, t->comm));
+  if (!total) PetscFunctionReturn(PETSC_SUCCESS); /* a globally empty write fails in HDF5 1.10 */
+  {
+    PetscMPIInt rank;
+    PetscCallMPI(MPI_Comm_rank(t->comm, &rank));
+    if (!rank) offset = 0;
+  }
+  const hsize_t n = *rowsp + (hsize_t)total, start = *rowsp + (hsize_t)offset, cnt = (hsize_t)count;
+  PetscCallHDF5(t->comm, H5Dset_extent(ds, &n));
+  type = RowType();
+  PetscCall(IoWriteHyperslab(t->comm, ds, t->dxpl, type, 1, &start, &cnt, rows));
+  H5Tclose(type);
+  *rowsp = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,7 +219,6 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
   IoRecs     recs;
   PetscInt64 offset, total;
   TrajRow   *rows;
-  hid_t      type;
 
   PetscFunctionBeginUser;
   if (t->file < 0 || s->step % t->stride) PetscFunctionReturn(PETSC_SUCCESS);
@@ -162,17 +226,21 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
   PetscCall(IdOrderGather(t->comm, &s->P, FIELD_SNAPSHOT, &recs, &offset, &total));
   if (total > 0) {
     const PetscInt count = recs.n;
-    const hsize_t  n = t->rows + (hsize_t)total, start = t->rows + (hsize_t)offset, cnt = (hsize_t)count;
     const int64_t  frame = (int64_t)(s->step / t->stride);
     PetscCall(PetscMalloc1(count + 1, &rows));
     for (PetscInt i = 0; i < count; i++)
       rows[i] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
-    PetscCallHDF5(t->comm, H5Dset_extent(t->ds, &n));
-    type = RowType();
-    PetscCall(IoWriteHyperslab(t->comm, t->ds, t->dxpl, type, 1, &start, &cnt, rows));
-    H5Tclose(type);
+    PetscCall(AppendRows(t, t->ds, &t->rows, count, rows));
+    for (PetscInt f = 0; f < t->nfloor; f++) { /* each floor's rows, in the same order */
+      PetscInt64 m = 0;
+      for (PetscInt i = 0; i < count; i++) {
+        PetscInt64 fl;
+        memcpy(&fl, recs.rec + (size_t)recs.words * i + recs.word[t->kfloor], 8);
+        if (fl == f) rows[m++] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
+      }
+      PetscCall(AppendRows(t, t->fds[f], &t->frows[f], m, rows));
+    }
     PetscCall(PetscFree(rows));
-    t->rows = n;
     t->frames++;
   }
   PetscCall(IoRecsDestroy(&recs));
@@ -196,6 +264,8 @@ PetscErrorCode TrajectoryFlush(TrajWriter *t)
   PetscFunctionBeginUser;
   if (t->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallHDF5Agree(t->comm, H5Fflush(t->file, H5F_SCOPE_GLOBAL), "flushing the trajectory file");
+  for (PetscInt f = 0; f < t->nfloor; f++)
+    PetscCallHDF5Agree(t->comm, H5Fflush(t->ffile[f], H5F_SCOPE_GLOBAL), "flushing a floor's trajectory file");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -204,6 +274,12 @@ PetscErrorCode TrajectoryClose(TrajWriter *t)
   PetscFunctionBeginUser;
   if (t->file < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallHDF5(t->comm, H5Dclose(t->ds));
+  for (PetscInt f = 0; f < t->nfloor; f++) {
+    PetscCallHDF5(t->comm, H5Dclose(t->fds[f]));
+    PetscCallHDF5(t->comm, H5Fclose(t->ffile[f]));
+  }
+  PetscCall(PetscFree3(t->ffile, t->fds, t->frows));
+  t->nfloor = 0;
   PetscCallHDF5(t->comm, H5Pclose(t->dxpl));
   PetscCallHDF5(t->comm, H5Fclose(t->file));
   t->file = -1;

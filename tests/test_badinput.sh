@@ -35,6 +35,16 @@ printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4,
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nstair 3 POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/stairnoaxis.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nstair 3 LINESTRING (2 2, 2 2) POLYGON ((1 1, 3 1, 3 3, 1 3, 1 1))\n' > "$dir/stairpoint.wkt"
 printf '1\n3\n2\n' > "$dir/times.txt"
+# floors and links (issue 32): a ground floor and an upper floor, joined by a link
+FL='floor ground 0 POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nfloor upper 1 POLYGON ((0 20, 10 20, 10 30, 0 30, 0 20))\nexit LINESTRING (0 4, 0 6)\n'
+printf "${FL}link LINESTRING (4 10, 6 10) LINESTRING (4 20, 7 20)\n" > "$dir/linklen.wkt"
+printf "${FL}link LINESTRING (4 10, 6 10) LINESTRING (4 21, 6 21)\n" > "$dir/linkoff.wkt"
+printf "${FL}" > "$dir/floornoway.wkt"
+printf "${FL}floor ground 2 POLYGON ((20 0, 30 0, 30 10, 20 10, 20 0))\n" > "$dir/floordup.wkt"
+printf "${FL}link LINESTRING (4 10, 6 10) LINESTRING (10 4, 10 6)\n" > "$dir/linksame.wkt"
+printf "${FL}floor near 1 POLYGON ((10.5 0, 20 0, 20 10, 10.5 10, 10.5 0))\n" > "$dir/floornear.wkt"
+printf "${FL}walkable POLYGON ((40 0, 50 0, 50 10, 40 10, 40 0))\n" > "$dir/floorwalk.wkt"
+printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nlink LINESTRING (4 10, 6 10) LINESTRING (4 0, 6 0)\n' > "$dir/linknofloor.wkt"
 
 # Each case runs in the background, PAR at a time (default 6: the runs are short and
 # mostly wait on MPI's start-up and tear-down, ~2.4 s of which ~0.2 s of CPU); its
@@ -280,6 +290,17 @@ expect_error "give the arrivals per second"   -geometry "$dir/room.wkt" -n 10 -s
 expect_error "not before the line above"      -geometry "$dir/room.wkt" -n 10 -sources s -src_s_line 1,1,1,5 -src_s_process table -src_s_table "$dir/times.txt"
 expect_error "needs -geometry"                -sources s -src_s_line 1,1,1,5 -src_s_rate 1
 expect_error "needs a crowd scene"            -premove 10
+# floors and links (issue 32)
+F=(-n 10 -init_region 1,1,9,9)
+expect_error "are 2 m and 3 m long: a link joins two lines of the same length" -geometry "$dir/linklen.wkt" "${F[@]}"
+expect_error "is not on the outline of a floor"  -geometry "$dir/linkoff.wkt" "${F[@]}"
+expect_error "floor 'upper' (line 2) of '$dir/floornoway.wkt' has no way to any exit" -geometry "$dir/floornoway.wkt" "${F[@]}"
+expect_error "a second floor named 'ground' (line 1)" -geometry "$dir/floordup.wkt" "${F[@]}"
+expect_error "both lines of the link are on floor 'ground'" -geometry "$dir/linksame.wkt" "${F[@]}"
+expect_error "are 0.5 m apart in the plane"     -geometry "$dir/floornear.wkt" "${F[@]}"
+expect_error "both a 'walkable' line and 'floor' lines" -geometry "$dir/floorwalk.wkt" "${F[@]}"
+expect_error "'link' lines join floors"        -geometry "$dir/linknofloor.wkt" "${F[@]}"
+expect_error "give a height in metres, 0 to 1000" -geometry "$dir/room.wkt" -n 10 -storey_height -1
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron
 # issue 29: periodic boxes (one rank each: the checks run before any communication)

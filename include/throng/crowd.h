@@ -7,6 +7,7 @@
 #include <throng/reach.h>
 #include <throng/route.h>
 #include <throng/zone.h>
+#include <throng/floors.h>
 
 typedef struct {
   PetscInt64 id;
@@ -52,6 +53,7 @@ typedef struct {
   Eikonal    eik;
   Csm        csm;         /* -crowd_model csm: the time-gap speed law                    */
   Router     route;       /* assigned routes and exit choice (route.c)                   */
+  Floors     floors;      /* floors and the links between them (floors.c)                */
   PetscReal *exitNormal;  /* per exit segment: the unit normal pointing out of the area */
   PetscBool  exitCross;   /* -exit_rule pass: passages are crossings of the door line    */
   PetscReal  exitDepth;   /* ... and agents walk on this far beyond it before removal    */
@@ -99,12 +101,22 @@ static inline PetscBool CrowdWaiting(const Crowd *c, PetscInt64 id, PetscReal t)
    target (route.c) or of the nearest exit, or straight on through a door whose line the
    agent has passed (-exit_rule pass with csm). */
 void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* floors.c: does agent id at (x, y), beyond link line k, want to go through it (its
+   desired direction just inside the line points out through it)? */
+PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, PetscReal y);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
 /* The area an agent may be in, as WKT (PetscFree it): the walkable area and, when agents
-   walk on through the doors, each door's lane between its jambs' extensions. */
-PetscErrorCode CrowdAreaWKT(const Sim *s, char **wkt, PetscInt *parts);
+   walk on through the doors, each door's lane between its jambs' extensions.  floor >= 0:
+   that floor's area and its doors' lanes only (floors.c). */
+PetscErrorCode CrowdAreaWKT(const Sim *s, PetscInt floor, char **wkt, PetscInt *parts);
+
+/* crowd.c: rank 0 writes a table of a checkpoint or a file (collective), and reads one
+   of `want` rows (rank 0 alone; < 0: missing or damaged). */
+PetscErrorCode CrowdWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
+                              const hsize_t *dims, const void *buf);
+herr_t         CrowdReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf);
 
 /* crowd.c: m new agents (ids nspeed .. nspeed + m - 1, recs, pops their populations,
    -1: the defaults) arrive now: the per-id tables and the routes grow (every rank). */

@@ -28,6 +28,31 @@ typedef struct {
   PetscInt  line;
 } GeomZone;
 
+/* A floor (`floor NAME LEVEL POLYGON`): a walkable area of its own, anywhere in the plane,
+   at a level (storeys: 0 the ground floor, 1 the first, 0.5 a flight between them).
+   Floors are joined by links (floors.c). */
+typedef struct {
+  char      name[GEOM_NAME_LEN];
+  PetscReal level;
+  PetscBool stair;      /* a stair zone lies on it: the summary calls it a stair          */
+  PetscInt  fbeg, fend; /* its ring segments in fring                                     */
+  PetscReal bbox[4];
+  PetscReal area;
+  PetscInt  line;
+} GeomFloor;
+
+/* A link (`link [NAME] LINESTRING (a0, a1) LINESTRING (b0, b1)`): two openings of equal
+   length in the floors' outlines; an agent whose centre passes through one comes out of
+   the other at the matching point, a0 matching b0 (floors.c). */
+typedef struct {
+  PetscReal seg[2][4]; /* its two lines, x0,y0,x1,y1                                     */
+  PetscReal out[2][2]; /* per line: the unit normal pointing out of the walkable area     */
+  PetscReal len;
+  PetscInt  floor[2]; /* the floor of each line                                           */
+  char      name[GEOM_NAME_LEN];
+  PetscInt  line;
+} GeomLink;
+
 typedef struct {
   PetscInt   nring; /* segments of the polygon rings (outer and holes), x0,y0,x1,y1 */
   PetscReal *ring;
@@ -53,6 +78,13 @@ typedef struct {
   GeomZone  *zone;   /* holds a point is its zone)                                       */
   PetscInt   nzring;
   PetscReal *zring;
+  PetscInt   nfloors; /* floors (`floor` lines; 0: one walkable area, the `walkable` line)  */
+  GeomFloor *floor;
+  char     **floorWKT; /* each floor's area as WKT                                        */
+  PetscInt   nfring;
+  PetscReal *fring;
+  PetscInt   nlinks; /* links between floors                                              */
+  GeomLink  *link;
   PetscReal  bbox[4]; /* x0, y0, x1, y1 of the walkable area                            */
   PetscReal  area;
   char      *walkWKT;  /* the walkable area's WKT, as given                               */
@@ -66,6 +98,8 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
 PetscErrorCode GeometryDestroy(Geometry *g);
 /* Is (x, y) inside the walkable area (even-odd rule over the rings)? */
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);
+/* The floor that holds (x, y), -1 if none (or no floors). */
+PetscInt GeometryFloorAt(const Geometry *g, PetscReal x, PetscReal y);
 /* The zone (slow zone or stair) that holds (x, y), -1 if none. */
 PetscInt GeometryZoneAt(const Geometry *g, PetscReal x, PetscReal y);
 /* A route to targets (names or exit indices, comma-separated) for the agents id0..id1,
@@ -98,4 +132,6 @@ PetscErrorCode                      GeometryPassableCreate(const Geometry *g, Pe
 PetscBool      GeometryPassableHas(GeometryPassable gp, PetscReal x, PetscReal y);
 PetscErrorCode GeometryPassableDestroy(GeometryPassable *gp);
 PetscErrorCode GeometryShellOverlap(const Geometry *g, const PetscReal *quad, PetscReal *area);
-PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt n, const PetscReal *quad, char **wkt, PetscInt *parts);
+/* (floor >= 0: floor `floor`'s area instead of the whole walkable area) */
+PetscErrorCode GeometryUnionWKT(const Geometry *g, PetscInt floor, PetscInt n, const PetscReal *quad, char **wkt,
+                                PetscInt *parts);

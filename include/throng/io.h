@@ -88,6 +88,10 @@ typedef struct {
   PetscInt       stride; /* steps per frame                                                 */
   PetscInt       frames;
   PetscLogDouble lastFlush, flushEvery; /* -output_flush_every, as the snapshots        */
+  PetscInt       nfloor;                /* floors (floors.c): a file for each, of its agents */
+  hid_t         *ffile, *fds;
+  hsize_t       *frows;
+  PetscInt       kfloor; /* the per-disk field "floor"                                     */
 } TrajWriter;
 /* Create the file (or, restarting, reopen it and drop the frames after the step). Collective. */
 PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t);

@@ -38,3 +38,4 @@ PetscErrorCode OptName(Opt *o, const char *prefix, const char *name, const char 
 PetscErrorCode PopulationSetFromOptions(Opt *o);
 PetscErrorCode ZoneSetFromOptions(Opt *o);
 PetscErrorCode SourceSetFromOptions(Opt *o);
+PetscErrorCode FloorsSetFromOptions(Opt *o);

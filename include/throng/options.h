@@ -115,6 +115,7 @@ typedef struct {
   Dist       premove;   /* -premove DIST: everyone's (without -populations)   */
   char       premoveText[64];
   Dist       stairUp, stairDown; /* -stair_up, -stair_down DIST: speeds along a stair  */
+  PetscReal  storey;             /* -storey_height: z of a floor's level 1 in the snapshots (floors.c) */
   char       stairText[2][64];
   char       srcList[THRONG_MAX_SOURCES * THRONG_POP_NAME_LEN]; /* -sources NAME,... (source.c) */
   PetscInt   nsrc;

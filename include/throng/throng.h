@@ -36,10 +36,11 @@ static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY :
    contains ioOrder (redistribution into id order), ioWrite (H5Dwrite calls) and
    ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
    phases (linearisation and PETSc assembly; the dual solve); balance is the load check
-   and, when it repartitions, the new cuts and the routing of the disks (balance.c). */
+   and, when it repartitions, the new cuts and the routing of the disks (balance.c);
+   links is the passages through the links between floors (floors.c). */
 typedef struct {
   PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve,
-    balance, law, lawDir, lawGather, lawVisible, lawRepulse, lawWalls, lawSpacing, route;
+    balance, law, lawDir, lawGather, lawVisible, lawRepulse, lawWalls, lawSpacing, route, links;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Floors and links (issue 32, src/floors.c), on the reduced two-storey building
+# configs/floors2.yaml (50 agents: 40 upstairs, 10 on the ground floor, one exit):
+#  - every agent leaves by the one exit, the 40 from upstairs through both links, each
+#    once and downwards only (no agent pushed back through a link it came through);
+#  - bitwise identity: the same digest on 1, 2 and 3 ranks;
+#  - an exact restart across rank counts: 2 ranks to t = 20 s (agents on every floor and
+#    on the flight), then 3 ranks to the end, gives the straight run's digest;
+#  - no overlap: the largest overlap of the run stays at round-off;
+#  - PREFIX.floors.csv starts at 10, 40, 0 and ends at 0, 0, 0;
+#  - the per-floor trajectory files (PedPy's 2-D layout): their rows add up to the whole
+#    file's, and every row lies in its floor's wkt_geometry;
+#  - the XDMF stacks the floors (X_Y_Z geometry with z = level x -storey_height).
+#   test_floors.sh path/to/throng path/to/mpiexec path/to/source
+set -u
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+cd "$SRC" || exit 1 # the config names its geometry relative to the repository root
+C=(-options_file_yaml configs/floors2.yaml -output_every 5)
+digest() { sed -n 's/^state-digest: //p' "$1"; }
+
+for np in 1 2 3; do
+  check "floors2 on $np ranks failed" logged "$out/n$np.log" timeout 300 "$MPIEXEC" -n $np "$THRONG" "${C[@]}" -output "$out/n$np" -trajectory "$out/n$np.traj.h5"
+done
+check "floors2: not every agent left" grep -q "summary: crowd: 50 of 50 agents left" "$out/n1.log"
+check "floors2: not 50 agents by exit 0" grep -q "summary: crowd: exit 0: 50 agents" "$out/n1.log"
+check "floors2: the 40 from upstairs did not all come down the flight (link head)" grep -q "floors: link head *flight -> upper: 0, back: 40$" "$out/n1.log"
+check "floors2: the 40 did not all go down to the ground floor (link foot)" grep -q "floors: link foot *flight -> ground: 40, back: 0$" "$out/n1.log"
+check "floors2: not 80 passages" grep -q "floors: 80 passages through links" "$out/n1.log"
+ov=$(sed -n 's/^summary: max_overlap \([^ ]*\) .*/\1/p' "$out/n1.log")
+echo "floors2: the largest overlap $ov m"
+check "floors2: overlap $ov m" holds 'ov != "" && ov + 0 < 1e-9' ov="$ov"
+for np in 2 3; do
+  check "floors2: digest on $np ranks differs from 1 rank" same "$(digest "$out/n1.log")" "$(digest "$out/n$np.log")"
+done
+check "floors2: the floors' occupancy does not start at 10, 40, 0" same "$(sed -n 2p "$out/n1.floors.csv")" "0,10,40,0"
+check "floors2: the floors' occupancy does not end at 0, 0, 0" same "$(tail -1 "$out/n1.floors.csv" | cut -d, -f2-)" "0,0,0"
+check "floors2: the XDMF does not stack the floors" grep -q 'GeometryType="X_Y_Z"' "$out/n1.xdmf"
+check "floors2: the XDMF has no z" grep -q '/particles/disks/z/value' "$out/n1.xdmf"
+check "floors2: the per-floor trajectories do not hold the whole run's rows, each in its floor" \
+  /usr/bin/python3 - "$out/n2.traj" ground upper flight <<'EOF'
+import sys, re, h5py
+base, floors = sys.argv[1], sys.argv[2:]
+def rings(wkt):  # the rings of a POLYGON or MULTIPOLYGON, as lists of points
+    return [[tuple(map(float, p.split())) for p in r.split(',')] for r in re.findall(r'\(([^()]+)\)', wkt)]
+def inside(rs, x, y):  # even-odd over every ring, or within 1e-9 of an edge
+    c = False
+    for r in rs:
+        for (x0, y0), (x1, y1) in zip(r, r[1:]):
+            dx, dy = x1 - x0, y1 - y0
+            t = max(0, min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)))
+            if (x - x0 - t * dx) ** 2 + (y - y0 - t * dy) ** 2 < 1e-18: return True
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * dx / dy: c = not c
+    return c
+whole = h5py.File(base + '.h5')['trajectory'].shape[0]
+total = bad = 0
+for f in floors:
+    h = h5py.File(f'{base}.{f}.h5')
+    t, rs = h['trajectory'][:], rings(h.attrs['wkt_geometry'])
+    total += len(t)
+    bad += sum(not inside(rs, x, y) for x, y in zip(t['x'], t['y']))
+print(f'per-floor trajectories: {total} rows of {whole}, {bad} outside their floor')
+sys.exit(0 if total == whole and bad == 0 and whole > 0 else 1)
+EOF
+
+# restart: 2 ranks to t = 20 s, then 3 ranks to the end
+check "floors2, first 1000 steps on 2 ranks, failed" logged "$out/rs1.log" timeout 300 "$MPIEXEC" -n 2 "$THRONG" "${C[@]}" -steps 1000 -output "$out/rs"
+check "floors2: at t = 20 s the flight is empty (the restart would not test a passage in flight)" not grep -q "floors: stair flight .* 0 still on it" "$out/rs1.log"
+check "floors2, restarted on 3 ranks, failed" logged "$out/rs2.log" timeout 300 "$MPIEXEC" -n 3 "$THRONG" "${C[@]}" -output "$out/rs" -restart "$out/rs.chk.h5"
+check "floors2: the restarted run ends with another digest than the straight run" same "$(digest "$out/n1.log")" "$(digest "$out/rs2.log")"
+check "floors2: the restarted run's floors.csv differs" cmp -s "$out/n1.floors.csv" "$out/rs.floors.csv"
+finish
