@@ -83,12 +83,11 @@ void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, Pet
 {
   PetscReal      out;
   const PetscInt k = c->exitCross && c->exitDepth > 0 ? CrowdExitBeyond(c, x, y, &out) : -1;
-  const PetscInt l = k < 0 && c->geom->nlinks ? FloorsBeyond(c->geom, &c->floors, x, y) : -1;
   if (k >= 0) *wx = c->exitNormal[2 * k], *wy = c->exitNormal[2 * k + 1]; /* through a door: straight on */
-  else if (l >= 0) { /* through a link line: straight on, or straight back (floors.c) */
-    const PetscReal sg = FloorsWants(c, id, l, x, y) ? 1 : -1;
-    *wx = sg * c->geom->link[l >> 1].out[l & 1][0], *wy = sg * c->geom->link[l >> 1].out[l & 1][1];
-  } else if (!RouterDirection(&c->route, id, x, y, wx, wy)) EikonalDirection(&c->eik, x, y, wx, wy);
+  else {
+    if (!RouterDirection(&c->route, id, x, y, wx, wy)) EikonalDirection(&c->eik, x, y, wx, wy);
+    if (c->geom->nlinks) FloorsSteer(c, id, x, y, wx, wy); /* at a link line (floors.c) */
+  }
 }
 
 /* The module's set-up (the geometry is read: the core's walls come from it, and they are

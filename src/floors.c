@@ -22,10 +22,13 @@
  *
  * Going through.  A link line is cut out of its wall like a door.  Behind it is a lane,
  * 2 r_max deep, walled on three sides (the jambs and a back wall, for the sweep only: the
- * time-gap law does not see them).  At the end of a step an agent whose centre has passed
- * the line, at fraction t along it and o beyond it, and who wants to go through (its
- * desired direction just inside the line points out through it: not someone the crowd
- * pushed back over the line it just came through), goes to the matching point of the
+ * time-gap law does not see them).  The lane, and r_max beside it, must lie off the
+ * floors: a line in the side of a stairwell stops r_max short of the well's corners
+ * (else the well's wall would be a fin with agents on both sides).  At the end of a step an agent whose centre has passed
+ * the line, at fraction t along it and o beyond it, and who wants to go through (the
+ * travel time of its target's field is lower h/2 inside the other line than h/2 inside
+ * this one: not someone the crowd pushed back over the line it just came through, nor
+ * someone pushed over a line it walks past), goes to the matching point of the
  * other line, o inside it:  X = b(t) - max(o, 1 mm) n_b,  n_b the other line's outward
  * normal, t kept r / L from the ends (L the line's length) so that its disk clears the
  * jambs there.  The map is an isometry of the two openings, so the agent keeps its place
@@ -114,17 +117,34 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
                "leads on to one (or its openings are narrower than -eikonal_h %g)",
                F->name, F->line, s->prm.geometry, (double)s->prm.eikH);
   }
+  for (PetscInt k = 0; k < 2 * g->nlinks; k++) { /* room behind each line for its lane */
+    const PetscReal *q = g->link[k >> 1].seg[k & 1], *o = g->link[k >> 1].out[k & 1], L = f->depth, w = s->rmax;
+    const PetscReal  ux = (q[2] - q[0]) / g->link[k >> 1].len, uy = (q[3] - q[1]) / g->link[k >> 1].len;
+    const PetscReal  xy[8] = {q[0] - w * ux + 1e-6 * o[0], q[1] - w * uy + 1e-6 * o[1], q[2] + w * ux + 1e-6 * o[0],
+                              q[3] + w * uy + 1e-6 * o[1], q[2] + w * ux + L * o[0], q[3] + w * uy + L * o[1],
+                              q[0] - w * ux + L * o[0], q[1] - w * uy + L * o[1]};
+    PetscReal        a;
+    PetscCall(GeometryPolygonArea(g, 4, xy, &a));
+    PetscCheck(a <= 1e-6 * (g->link[k >> 1].len + 2 * w) * L, comm, PETSC_ERR_USER_INPUT,
+               "link on line %" PetscInt_FMT " of '%s': its %s line (%g %g, %g %g) has no room behind it: the lane where "
+               "agents wait to go through (%g m deep, and %g m wider than the line at each end) overlaps the walkable "
+               "area by %.3g m^2. A line in the side of a stairwell must stop %g m short of the well's corners, and "
+               "no floor may lie right behind a line",
+               g->link[k >> 1].line, s->prm.geometry, (k & 1) ? "second" : "first", (double)q[0], (double)q[1],
+               (double)q[2], (double)q[3], (double)L, (double)w, (double)a, (double)w);
+  }
   if (g->nlinks) { /* the lanes behind the link lines: two jambs and a back wall each */
-    const PetscInt  n0 = g->nwall, n = n0 + 6 * g->nlinks;
+    const PetscInt  n0 = g->nwall;
     const PetscReal L  = f->depth;
-    PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)n, &g->wall));
-    PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)n + sizeof(PetscReal), &g->wallNormal));
+    PetscInt        n  = n0;
+    PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)(n0 + 6 * g->nlinks), &g->wall));
+    PetscCall(PetscRealloc(2 * sizeof(PetscReal) * (size_t)(n0 + 6 * g->nlinks) + sizeof(PetscReal), &g->wallNormal));
     for (PetscInt k = 0; k < 2 * g->nlinks; k++) {
       const PetscReal *q = g->link[k >> 1].seg[k & 1], *o = g->link[k >> 1].out[k & 1];
       const PetscReal  dx = q[2] - q[0], dy = q[3] - q[1], l = PetscSqrtReal(dx * dx + dy * dy), ox = L * o[0],
                       oy = L * o[1];
       for (int e = 0; e < 3; e++) {
-        PetscReal *w = &g->wall[4 * (n0 + 3 * k + e)], *m = &g->wallNormal[2 * (n0 + 3 * k + e)];
+        PetscReal *w = &g->wall[4 * n], *m = &g->wallNormal[2 * n];
         if (e < 2) { /* the jambs, facing into the lane */
           w[0] = q[2 * e], w[1] = q[2 * e + 1], w[2] = q[2 * e] + ox, w[3] = q[2 * e + 1] + oy;
           m[0] = (e ? -dx : dx) / l, m[1] = (e ? -dy : dy) / l;
@@ -132,6 +152,7 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
           w[0] = q[0] + ox, w[1] = q[1] + oy, w[2] = q[2] + ox, w[3] = q[3] + oy;
           m[0] = -o[0], m[1] = -o[1];
         }
+        n++;
       }
     }
     g->nwall = n;
@@ -145,12 +166,47 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
 
 PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, PetscReal y)
 {
-  const Geometry  *g = c->geom;
-  const PetscReal *q = g->link[k >> 1].seg[k & 1], *n = g->link[k >> 1].out[k & 1];
-  const PetscReal  o = n[0] * (x - q[0]) + n[1] * (y - q[1]) + 0.5 * c->eik.h, px = x - o * n[0], py = y - o * n[1];
-  PetscReal        wx, wy;
-  if (!RouterDirection(&c->route, id, px, py, &wx, &wy)) EikonalDirection(&c->eik, px, py, &wx, &wy);
-  return wx * n[0] + wy * n[1] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  const Geometry  *g  = c->geom;
+  const GeomLink  *lk = &g->link[k >> 1];
+  const PetscReal *a = lk->seg[k & 1], *na = lk->out[k & 1], *b = lk->seg[1 - (k & 1)], *nb = lk->out[1 - (k & 1)];
+  const PetscReal  dx = a[2] - a[0], dy = a[3] - a[1], hh = 0.5 * c->eik.h;
+  const PetscReal  o = na[0] * (x - a[0]) + na[1] * (y - a[1]), t = ((x - a[0]) * dx + (y - a[1]) * dy) / (dx * dx + dy * dy);
+  const Eikonal   *e = &c->eik;
+  if (c->route.on && id < c->route.nstate && ROUTE_TARGET(c->route.state[id]) != ROUTE_NEAREST)
+    e = &c->route.field[ROUTE_TARGET(c->route.state[id])]; /* its own target's field (route.c) */
+  /* the field h/2 inside this line, and through the link: h/2 inside the other one, plus
+     the way there (the agent's o beyond this line and the h/2) */
+  const PetscReal here  = EikonalValue(e, x - (o + hh) * na[0], y - (o + hh) * na[1]);
+  const PetscReal there = EikonalValue(e, b[0] + t * (b[2] - b[0]) - hh * nb[0], b[1] + t * (b[3] - b[1]) - hh * nb[1]);
+  return there < here ? PETSC_TRUE : PETSC_FALSE;
+}
+
+void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy)
+{
+  const Geometry *g = c->geom;
+  for (PetscInt k = 0; k < 2 * g->nlinks; k++) {
+    const GeomLink  *lk = &g->link[k >> 1];
+    const PetscReal *q = lk->seg[k & 1], *n = lk->out[k & 1];
+    const PetscReal  ux = (q[2] - q[0]) / lk->len, uy = (q[3] - q[1]) / lk->len;
+    const PetscReal  o = n[0] * (x - q[0]) + n[1] * (y - q[1]), t = ((x - q[0]) * ux + (y - q[1]) * uy) / lk->len;
+    if (o > c->floors.depth || o < -(c->csm.rmax > 0 ? c->csm.rmax : 0.3) - 0.1 || t < 0 || t > 1) continue;
+    if (o <= 0 && *wx * n[0] + *wy * n[1] <= 0) return; /* inside, walking away from the line */
+    if (o > 0 && GeometryInside(g, x, y)) continue;     /* not in its lane */
+    if (FloorsWants(c, id, k, x, y)) {                  /* through: straight on once past the line */
+      if (o > 0) *wx = n[0], *wy = n[1];
+      return;
+    }
+    /* not through this link: along the line, as along a wall, and back in from beyond it
+       (on the ridge between the ways round a stairwell the field points straight at the
+       line: then towards the nearer end) */
+    PetscReal tw = *wx * ux + *wy * uy, vx, vy, m;
+    if (PetscAbsReal(tw) < 1e-3) tw = t < 0.5 ? -1 : 1;
+    vx = (tw > 0 ? ux : -ux) - (o > 0 ? n[0] : 0);
+    vy = (tw > 0 ? uy : -uy) - (o > 0 ? n[1] : 0);
+    m   = PetscSqrtReal(vx * vx + vy * vy);
+    *wx = vx / m, *wy = vy / m;
+    return;
+  }
 }
 
 PetscInt FloorsBeyond(const Geometry *g, const Floors *f, PetscReal x, PetscReal y)

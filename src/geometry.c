@@ -8,6 +8,10 @@
  *     exit     LINESTRING (10 3.4, 10 4.6)
  *
  * `walkable` (exactly one line) is a POLYGON or MULTIPOLYGON; holes are obstacles.
+ * Buildings of several floors (floors.c) give `floor NAME LEVEL AREA` lines instead, one
+ * per floor (AREA a POLYGON, a MULTIPOLYGON, or a GEOMETRYCOLLECTION of POLYGONs, which
+ * is joined: rooms, doors and corridors may be drawn as overlapping rectangles), and
+ * `link [NAME] LINESTRING LINESTRING` lines between them.
  * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
  * `sensor` (optional, one line per sensor) is a LINESTRING anywhere: a measurement line
  * whose crossings are counted (crowd.c); it is not a wall.
@@ -496,8 +500,29 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
     snprintf(err, errlen, "line %d: cannot parse the WKT: %s", lineno, gm->msg);
     return;
   }
-  const int t = GEOSGeomTypeId_r(h, geom);
-  if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON) snprintf(err, errlen, "line %d: a floor is a POLYGON or MULTIPOLYGON", lineno);
+  int t = GEOSGeomTypeId_r(h, geom);
+  if (t == GEOS_GEOMETRYCOLLECTION) { /* rooms, corridors and doors drawn as overlapping parts: their union */
+    const int n  = GEOSGetNumGeometries_r(h, geom);
+    PetscBool ok = n > 0 ? PETSC_TRUE : PETSC_FALSE;
+    for (int k = 0; k < n && ok; k++) {
+      const GEOSGeometry *part = GEOSGetGeometryN_r(h, geom, k);
+      ok = (PetscBool)(GEOSGeomTypeId_r(h, part) == GEOS_POLYGON && GEOSisValid_r(h, part) == 1);
+    }
+    GEOSGeometry *u = ok ? GEOSUnaryUnion_r(h, geom) : NULL;
+    if (u) {
+      GEOSGeom_destroy_r(h, geom);
+      geom = u;
+      t    = GEOSGeomTypeId_r(h, geom);
+    } else {
+      snprintf(err, errlen, "line %d: floor '%s': a GEOMETRYCOLLECTION of a floor holds valid POLYGONs only", lineno,
+               fl.name);
+      GEOSGeom_destroy_r(h, geom);
+      return;
+    }
+  }
+  if (t != GEOS_POLYGON && t != GEOS_MULTIPOLYGON)
+    snprintf(err, errlen, "line %d: a floor is a POLYGON, a MULTIPOLYGON or a GEOMETRYCOLLECTION of POLYGONs (joined)",
+             lineno);
   else if (GEOSisEmpty_r(h, geom) == 1) snprintf(err, errlen, "line %d: floor '%s' is empty", lineno, fl.name);
   else if (GEOSisValid_r(h, geom) != 1) {
     char *why = GEOSisValidReason_r(h, geom);
@@ -641,11 +666,20 @@ static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geomet
     fl->area = area;
   }
   g->nfloors = fp->nfloor;
-  for (PetscInt z = 0; z < g->nzones; z++) { /* a floor that holds a stair's axis is a stair */
-    const GeomZone *zn = &g->zone[z];
-    if (!zn->stair) continue;
-    const PetscInt f = GeometryFloorAt(g, 0.5 * (zn->axis[0] + zn->axis[2]), 0.5 * (zn->axis[1] + zn->axis[3]));
-    if (f >= 0) g->floor[f].stair = PETSC_TRUE;
+  { /* a floor that stairs cover for the most part is a flight of stairs (the summary's word) */
+    PetscReal cover[GEOM_MAX_FLOORS] = {0};
+    for (PetscInt z = 0; z < g->nzones; z++) {
+      const GeomZone *zn = &g->zone[z];
+      PetscReal       a  = 0;
+      if (!zn->stair) continue;
+      const PetscInt f = GeometryFloorAt(g, 0.5 * (zn->axis[0] + zn->axis[2]), 0.5 * (zn->axis[1] + zn->axis[3]));
+      for (PetscInt k = zn->zbeg; k < zn->zend; k++) { /* its area: the rings' shoelace sums */
+        const PetscReal *q = &g->zring[4 * k];
+        a += 0.5 * (q[0] * q[3] - q[2] * q[1]);
+      }
+      if (f >= 0) cover[f] += PetscAbsReal(a);
+    }
+    for (PetscInt f = 0; f < fp->nfloor; f++) g->floor[f].stair = (PetscBool)(cover[f] >= 0.5 * g->floor[f].area);
   }
   PetscCall(PetscMalloc1(fp->nlink + 1, &g->link));
   for (PetscInt k = 0; k < fp->nlink && !err[0]; k++) {

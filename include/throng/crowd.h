@@ -102,8 +102,11 @@ static inline PetscBool CrowdWaiting(const Crowd *c, PetscInt64 id, PetscReal t)
    agent has passed (-exit_rule pass with csm). */
 void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
 /* floors.c: does agent id at (x, y), beyond link line k, want to go through it (its
-   desired direction just inside the line points out through it)? */
+   target's travel time is lower beyond the link than on this side)? */
 PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, PetscReal y);
+/* floors.c: the desired direction (wx, wy) of agent id at (x, y) near a link line: straight
+   on through the line if it goes through, else along it (and back in, from beyond it). */
+void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
