@@ -9,10 +9,13 @@ PREFIX is the run's -output prefix.  It reads
                                                           the agents walking (pre-movement)
   PREFIX.exits.csv        id, time, exit, start       -> cumulative count per exit (flow)
   PREFIX.sensors.csv      id, time, sensor, direction -> net crossings per line sensor
+  PREFIX.floors.csv       time, agents on each floor  -> occupancy of each floor and flight
+                                                          of stairs (NAME:stair), src/floors.c
   PREFIX.h5               /crowd/density (the run's map), H5MD snapshots -> PeTrack export
 and writes
-  --png      N(t), the cumulative count through each exit with the mean flows, and (with
-             sensors) the net count across each sensor line with its flow;
+  --png      N(t), the cumulative count through each exit with the mean flows, (with
+             sensors) the net count across each sensor line with its flow, and (with
+             floors) the occupancy of each floor and flight over time;
   --density  the run's mean density map (/crowd/density: agents / m^2, sampled every
              -density_dt); for runs without one, the mean over the snapshots (0.5 m grid);
   --petrack  the trajectories in PeTrack's text layout, one line per agent and frame:
@@ -56,7 +59,9 @@ def plot_evacuation(prefix, out):
     n = [int(r["remaining"]) for r in curve]
     import os
     sensors = read_csv(f"{prefix}.sensors.csv") if os.path.exists(f"{prefix}.sensors.csv") else []
-    fig, ax = plt.subplots(1, 3 if sensors else 2, figsize=(16 if sensors else 11, 4))
+    floors = read_csv(f"{prefix}.floors.csv") if os.path.exists(f"{prefix}.floors.csv") else []
+    npanel = 2 + (1 if sensors else 0) + (1 if floors else 0)
+    fig, ax = plt.subplots(1, npanel, figsize=(5.4 * npanel, 4))
     ax[0].step(t, n, where="post", label="simulated: inside")
     moving = [int(r["moving"]) for r in curve] if curve and "moving" in curve[0] else n
     if moving != n:  # pre-movement: those inside who have started to walk
@@ -80,17 +85,31 @@ def plot_evacuation(prefix, out):
     ax[1].set_xlabel("time [s]")
     ax[1].set_ylabel("agents through the exit")
     ax[1].legend(fontsize=8)
+    asens = ax[2] if sensors else None
     for k in sorted({int(r["sensor"]) for r in sensors}):
         rows = [r for r in sensors if int(r["sensor"]) == k]
         t = [float(r["time"]) for r in rows]
         net = np.cumsum([int(r["direction"]) for r in rows])
         fwd = [float(r["time"]) for r in rows if int(r["direction"]) > 0]
         flow = (len(fwd) - 1) / (fwd[-1] - fwd[0]) if len(fwd) > 1 and fwd[-1] > fwd[0] else 0.0
-        ax[2].step(t, net, where="post", label=f"sensor {k}: net {net[-1]}, forward flow {flow:.3g} /s")
+        asens.step(t, net, where="post", label=f"sensor {k}: net {net[-1]}, forward flow {flow:.3g} /s")
     if sensors:
-        ax[2].set_xlabel("time [s]")
-        ax[2].set_ylabel("net crossings")
-        ax[2].legend(fontsize=8)
+        asens.set_xlabel("time [s]")
+        asens.set_ylabel("net crossings")
+        asens.legend(fontsize=8)
+    if floors:  # the occupancy of each floor (solid) and flight of stairs (dashed)
+        af = ax[-1]
+        tf = [float(r["time"]) for r in floors]
+        for col in list(floors[0].keys())[1:]:
+            name, stair = col.split(":")[0], col.endswith(":stair")
+            occ = [int(r[col]) for r in floors]
+            empty = next((tf[i] for i in range(len(occ)) if all(v == 0 for v in occ[i:])), None)
+            label = f"{'stair' if stair else 'floor'} {name}: at most {max(occ)}" + (f", empty at {empty:.0f} s" if empty is not None else "")
+            af.step(tf, occ, where="post", ls="--" if stair else "-", label=label)
+        af.set_xlabel("time [s]")
+        af.set_ylabel("agents on it")
+        af.set_title("occupancy of each floor and flight of stairs")
+        af.legend(fontsize=8)
     for a in ax:
         a.grid(True, alpha=0.3)
     fig.tight_layout()

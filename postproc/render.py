@@ -3,9 +3,12 @@
     xvfb-run -a pvbatch postproc/render.py run.xdmf --png frame.png [--frame K]
             [--color radius|id|velocity] [--expect-n N] [--size 1200x800] [--region x0,x1,y0,y1]
     xvfb-run -a pvbatch postproc/render.py run.xdmf --movie frames/   # one PNG per frame
+    xvfb-run -a pvbatch postproc/render.py run.xdmf --png floors.png --oblique --color floor
 
 Checks that the frame has --expect-n points (exit status 1 otherwise), then glyphs every
 point with a sphere of diameter 2 r (radius array), seen from +z: the disks to scale.
+--oblique looks from the south-east and above instead, in perspective: a building of
+several floors (src/floors.c) shows its floors stacked, each at z = level x storey height.
 Run it with pvbatch or pvpython (ParaView's Python), never the python3 first on PATH.
 """
 import argparse
@@ -28,6 +31,19 @@ def fit_view(view, bounds, width, height):
     view.CameraParallelScale = 0.52 * max(h, w * height / width)
 
 
+def oblique_view(view, b):
+    """Look at the box b = (x0, x1, y0, y1, z0, z1) from the south-east and above."""
+    ResetCamera(view)
+    cx, cy, cz = (b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2
+    d = max(b[1] - b[0], b[3] - b[2], b[5] - b[4], 1.0)
+    view.CameraPosition = [cx + 0.6 * d, cy - 1.0 * d, cz + 0.3 * d]
+    view.CameraFocalPoint = [cx, cy, cz]
+    view.CameraViewUp = [0, 0, 1]
+    view.CameraParallelProjection = 0
+    view.CameraViewAngle = 30
+    ResetCamera(view)  # keeps the direction, fits the distance to the disks
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("xdmf")
@@ -38,6 +54,7 @@ def main():
     ap.add_argument("--expect-n", type=int, help="fail unless the frame has this many disks")
     ap.add_argument("--size", default="1200x800")
     ap.add_argument("--region", help="x0,x1,y0,y1: show this part of the plane (default: all disks)")
+    ap.add_argument("--oblique", action="store_true", help="a perspective view from above, floors stacked by z")
     args = ap.parse_args()
     if not os.path.exists(args.xdmf):
         sys.exit(f"render.py: no such file {args.xdmf}")
@@ -60,7 +77,7 @@ def main():
     display = Show(glyph, view)
     ColorBy(display, ("POINTS", args.color))
     display.SetScalarBarVisibility(view, True)
-    view.InteractionMode = "2D"
+    view.InteractionMode = "3D" if args.oblique else "2D"
 
     def render(t, png):
         view.ViewTime = t
@@ -68,8 +85,12 @@ def main():
         data = servermanager.Fetch(reader)
         n = data.GetNumberOfPoints()
         # fit the view to the disks (or --region), not to their bounding sphere
-        fit_view(view, [float(v) for v in args.region.split(",")] if args.region else list(data.GetBounds())[:4],
-                 width, height)
+        if args.oblique:
+            oblique_view(view, list(data.GetBounds()))
+            display.RescaleTransferFunctionToDataRange(False, True)
+        else:
+            fit_view(view, [float(v) for v in args.region.split(",")] if args.region else list(data.GetBounds())[:4],
+                     width, height)
         SaveScreenshot(png, view, ImageResolution=[width, height])
         return n
 

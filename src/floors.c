@@ -57,10 +57,14 @@
  *
  * Records.  Every passage (id, time, link, direction) is kept on every rank; with the
  * number of agents on each floor at the start, the exits' records and the arrivals they
- * give the occupancy of each floor and flight at any time: PREFIX.floors.csv, the
- * summary and the evacuation plot (postproc/crowd.py).  A checkpoint carries them.  The
- * snapshots carry each agent's floor and z = level x -storey_height (default 3 m), so
- * ParaView shows the floors stacked.                                                  */
+ * give the occupancy of each floor and flight at any time: PREFIX.floors.csv (time, then
+ * a column per floor, named NAME, or NAME:stair for a floor that stairs cover for the
+ * most part; a row at every change), the summary and the evacuation plot
+ * (postproc/crowd.py).  A checkpoint carries them.  The
+ * snapshots carry each agent's floor and z = level x -storey_height (default 3 m), and
+ * its place in the building's plan (xs, ys: its position less its floor's `shift DX,DY`,
+ * where the floor is drawn from where it lies), and the XDMF places the agents at
+ * (xs, ys, z), so that ParaView shows the floors stacked, one above the other.                                                  */
 #include <throng/crowd.h>
 #include <throng/optdecl.h>
 #include <throng/digest.h>
@@ -93,7 +97,7 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
   MPI_Comm     comm = s->dom.comm;
 
   PetscFunctionBeginUser;
-  f->kfloor = f->kz = -1;
+  f->kfloor = f->kz = f->kxs = f->kys = -1;
   if (!g->nfloors) PetscFunctionReturn(PETSC_SUCCESS);
   f->on     = PETSC_TRUE;
   f->storey = s->prm.storey;
@@ -160,6 +164,8 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
   PetscCall(ParticlesRegisterField(&s->P, "floor", FIELD_INT64, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT,
                                    &f->kfloor));
   PetscCall(ParticlesRegisterField(&s->P, "z", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kz));
+  PetscCall(ParticlesRegisterField(&s->P, "xs", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kxs));
+  PetscCall(ParticlesRegisterField(&s->P, "ys", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kys));
   PetscCall(PetscCalloc1(g->nfloors + 1, &f->start));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -237,7 +243,8 @@ PetscErrorCode FloorsUpdateFields(Sim *s, Floors *f)
   PetscFunctionBeginUser;
   if (!f->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscInt64 *fl = (PetscInt64 *)ParticlesField(p, f->kfloor);
-  PetscReal  *z  = (PetscReal *)ParticlesField(p, f->kz);
+  PetscReal  *z  = (PetscReal *)ParticlesField(p, f->kz), *xs = (PetscReal *)ParticlesField(p, f->kxs),
+             *ys = (PetscReal *)ParticlesField(p, f->kys);
   for (PetscInt i = 0; i < p->n; i++) {
     PetscInt k = GeometryFloorAt(g, p->x[i], p->y[i]);
     if (k < 0) { /* in the lane of a link line or of a door */
@@ -248,6 +255,8 @@ PetscErrorCode FloorsUpdateFields(Sim *s, Floors *f)
     }
     fl[i] = k;
     z[i]  = k >= 0 ? g->floor[k].level * f->storey : 0;
+    xs[i] = p->x[i] - (k >= 0 ? g->floor[k].shift[0] : 0);
+    ys[i] = p->y[i] - (k >= 0 ? g->floor[k].shift[1] : 0);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -439,7 +448,7 @@ PetscErrorCode FloorsReport(Sim *s, Floors *f, PetscInt nexit, const void *exits
       out = fopen(name, "w");
       PetscCheck(out, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
       fprintf(out, "time");
-      for (PetscInt k = 0; k < nf; k++) fprintf(out, ",%s", g->floor[k].name);
+      for (PetscInt k = 0; k < nf; k++) fprintf(out, ",%s%s", g->floor[k].name, g->floor[k].stair ? ":stair" : "");
       fprintf(out, "\n0");
       for (PetscInt k = 0; k < nf; k++) fprintf(out, ",%lld", (long long)occ[k]);
       fprintf(out, "\n");

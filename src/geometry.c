@@ -8,7 +8,7 @@
  *     exit     LINESTRING (10 3.4, 10 4.6)
  *
  * `walkable` (exactly one line) is a POLYGON or MULTIPOLYGON; holes are obstacles.
- * Buildings of several floors (floors.c) give `floor NAME LEVEL AREA` lines instead, one
+ * Buildings of several floors (floors.c) give `floor NAME LEVEL [shift DX,DY] AREA` lines instead, one
  * per floor (AREA a POLYGON, a MULTIPOLYGON, or a GEOMETRYCOLLECTION of POLYGONs, which
  * is joined: rooms, doors and corridors may be drawn as overlapping rectangles), and
  * `link [NAME] LINESTRING LINESTRING` lines between them.
@@ -488,10 +488,22 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
   fl.level = strtod(a, &end);
   if (!fl.name[0] || end == a || !isfinite(fl.level)) {
     snprintf(err, errlen,
-             "line %d: expected 'floor NAME LEVEL POLYGON (...)', the level a number (0 the ground floor, 1 the "
-             "first, 0.5 a flight of stairs between them)",
+             "line %d: expected 'floor NAME LEVEL [shift DX,DY] POLYGON (...)', the level a number (0 the ground "
+             "floor, 1 the first, 0.5 a flight of stairs between them)",
              lineno);
     return;
+  }
+  while (*end == ' ' || *end == '\t') end++;
+  if (!strncmp(end, "shift", 5)) { /* where the floor is drawn, from its place in the plan */
+    char *e1, *e2;
+    fl.shift[0] = strtod(end + 5, &e1);
+    while (*e1 == ' ' || *e1 == ',') e1++;
+    fl.shift[1] = strtod(e1, &e2);
+    if (e1 == end + 5 || e2 == e1 || !isfinite(fl.shift[0]) || !isfinite(fl.shift[1])) {
+      snprintf(err, errlen, "line %d: expected 'shift DX,DY' (metres) after the floor's level", lineno);
+      return;
+    }
+    end = e2;
   }
   fl.line   = lineno;
   gm->msg[0] = 0;

@@ -329,7 +329,7 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
     fprintf(f, "   <Grid Name=\"step %d\" GridType=\"Uniform\">\n    <Time Value=\"%.17g\"/>\n", (int)w->fstep[k],
             (double)w->ftime[k]);
     fprintf(f, "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\"/>\n", n);
-    PetscInt zf = -1; /* floors (floors.c): z = level x storey height, the floors stacked */
+    PetscInt zf = -1; /* floors (floors.c): (xs, ys, z), the floors stacked */
     for (PetscInt e = 0; e < w->nx; e++)
       if (!strcmp(w->xname[e], "z")) zf = e;
     if (zf < 0) {
@@ -341,20 +341,15 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
               F, M, w->h5base);
     } else {
       fprintf(f, "    <Geometry GeometryType=\"X_Y_Z\">\n");
-      for (int c = 0; c < 2; c++) {
+      for (int c = 0; c < 3; c++) {
         fprintf(f, "     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n", n);
-        fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 %d 1 1 1 1 %lld 1</DataItem>\n", (int)k, c, n);
+        fprintf(f, "      <DataItem Dimensions=\"3 2\" Format=\"XML\">%d 0 1 1 1 %lld</DataItem>\n", (int)k, n);
         fprintf(f,
-                "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" "
-                "Format=\"HDF\">%s:/particles/disks/position/value</DataItem>\n     </DataItem>\n",
-                F, M, w->h5base);
+                "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"Float\" Precision=\"8\" "
+                "Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n",
+                F, M, w->h5base, c == 0 ? "xs" : c == 1 ? "ys" : "z");
       }
-      fprintf(f, "     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld\">\n", n);
-      fprintf(f, "      <DataItem Dimensions=\"3 2\" Format=\"XML\">%d 0 1 1 1 %lld</DataItem>\n", (int)k, n);
-      fprintf(f,
-              "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"Float\" Precision=\"8\" "
-              "Format=\"HDF\">%s:/particles/disks/z/value</DataItem>\n     </DataItem>\n    </Geometry>\n",
-              F, M, w->h5base);
+      fprintf(f, "    </Geometry>\n");
     }
     const char *names[2 + PARTICLES_MAX_FIELDS] = {"radius", "id"}, *types[2 + PARTICLES_MAX_FIELDS] = {"Float", "Int"};
     for (PetscInt e = 0; e < w->nx; e++) names[2 + e] = w->xname[e], types[2 + e] = w->xint[e] ? "Int" : "Float";

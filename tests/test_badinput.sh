@@ -45,6 +45,8 @@ printf "${FL}link LINESTRING (4 10, 6 10) LINESTRING (10 4, 10 6)\n" > "$dir/lin
 printf "${FL}floor near 1 POLYGON ((10.5 0, 20 0, 20 10, 10.5 10, 10.5 0))\n" > "$dir/floornear.wkt"
 printf "${FL}walkable POLYGON ((40 0, 50 0, 50 10, 40 10, 40 0))\n" > "$dir/floorwalk.wkt"
 printf 'walkable POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nexit LINESTRING (10 4, 10 6)\nlink LINESTRING (4 10, 6 10) LINESTRING (4 0, 6 0)\n' > "$dir/linknofloor.wkt"
+printf 'floor ground 0 POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0))\nfloor upper 1 POLYGON ((0 20, 10 20, 10 30, 0 30, 0 20), (4 24, 6 24, 6 26, 4 26, 4 24))\nexit LINESTRING (0 4, 0 6)\nlink LINESTRING (4 10, 6 10) LINESTRING (4 24, 6 24)\n' > "$dir/linkwell.wkt"
+printf "${FL}link LINESTRING (4 10, 6 10) POINT (4 20)\n" > "$dir/linkpoint.wkt"
 
 # Each case runs in the background, PAR at a time (default 6: the runs are short and
 # mostly wait on MPI's start-up and tear-down, ~2.4 s of which ~0.2 s of CPU); its
@@ -300,6 +302,8 @@ expect_error "both lines of the link are on floor 'ground'" -geometry "$dir/link
 expect_error "are 0.5 m apart in the plane"     -geometry "$dir/floornear.wkt" "${F[@]}"
 expect_error "both a 'walkable' line and 'floor' lines" -geometry "$dir/floorwalk.wkt" "${F[@]}"
 expect_error "'link' lines join floors"        -geometry "$dir/linknofloor.wkt" "${F[@]}"
+expect_error "has no room behind it"           -geometry "$dir/linkwell.wkt" "${F[@]}"
+expect_error "expected 'link [NAME] LINESTRING (x y, x y) LINESTRING (x y, x y)'" -geometry "$dir/linkpoint.wkt" "${F[@]}"
 expect_error "give a height in metres, 0 to 1000" -geometry "$dir/room.wkt" -n 10 -storey_height -1
 expect_error "requested Tao type foo"         -solver pgs -pgs_tao -tao_type foo
 expect_error "unknown option: -tao_type"      -solver pgs -tao_type tron

@@ -10,7 +10,11 @@
 #  - PREFIX.floors.csv starts at 10, 40, 0 and ends at 0, 0, 0;
 #  - the per-floor trajectory files (PedPy's 2-D layout): their rows add up to the whole
 #    file's, and every row lies in its floor's wkt_geometry;
-#  - the XDMF stacks the floors (X_Y_Z geometry with z = level x -storey_height).
+#  - the XDMF stacks the floors (X_Y_Z geometry with z = level x -storey_height);
+#  - routes and exit choice across floors: 5 agents from upstairs routed through a
+#    waypoint in a corner of the ground floor pass it, and no one else does;
+#    with a second exit upstairs and -route_choice quickest, everyone leaves, by both
+#    exits, with the same digest on 1 and 2 ranks.
 #   test_floors.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -19,7 +23,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 . "$(dirname "$0")/lib.sh"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 cd "$SRC" || exit 1 # the config names its geometry relative to the repository root
-C=(-options_file_yaml configs/floors2.yaml -output_every 5)
+C=(-options_file_yaml configs/floors2.yaml -output_every 250)
 digest() { sed -n 's/^state-digest: //p' "$1"; }
 
 for np in 1 2 3; do
@@ -36,10 +40,18 @@ check "floors2: overlap $ov m" holds 'ov != "" && ov + 0 < 1e-9' ov="$ov"
 for np in 2 3; do
   check "floors2: digest on $np ranks differs from 1 rank" same "$(digest "$out/n1.log")" "$(digest "$out/n$np.log")"
 done
+check "floors2: the floors' columns are not ground, upper, flight:stair" same "$(head -1 "$out/n1.floors.csv")" "time,ground,upper,flight:stair"
 check "floors2: the floors' occupancy does not start at 10, 40, 0" same "$(sed -n 2p "$out/n1.floors.csv")" "0,10,40,0"
 check "floors2: the floors' occupancy does not end at 0, 0, 0" same "$(tail -1 "$out/n1.floors.csv" | cut -d, -f2-)" "0,0,0"
 check "floors2: the XDMF does not stack the floors" grep -q 'GeometryType="X_Y_Z"' "$out/n1.xdmf"
 check "floors2: the XDMF has no z" grep -q '/particles/disks/z/value' "$out/n1.xdmf"
+# ParaView reads the stacked geometry: the first frame holds every agent
+if command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null; then
+  check "floors2: ParaView does not show the 50 agents of the first frame, stacked" logged "$out/pv.log" \
+    timeout 300 xvfb-run -a pvbatch "$SRC/postproc/render.py" "$out/n1.xdmf" --png "$out/n1.png" --oblique --color z --frame 0 --expect-n 50
+else
+  echo "floors2: no pvbatch or xvfb-run: the ParaView check is skipped"
+fi
 check "floors2: the per-floor trajectories do not hold the whole run's rows, each in its floor" \
   /usr/bin/python3 - "$out/n2.traj" ground upper flight <<'EOF'
 import sys, re, h5py
@@ -65,6 +77,26 @@ for f in floors:
 print(f'per-floor trajectories: {total} rows of {whole}, {bad} outside their floor')
 sys.exit(0 if total == whole and bad == 0 and whole > 0 else 1)
 EOF
+
+# a waypoint on the ground floor's far corner for agents 0-4 (upstairs): a sensor in that
+# corner counts them, and no one else (without the route line, no one)
+for r in "route corner,0 ids 0-4" ""; do
+  { cat configs/geometry/floors2.wkt; echo "waypoint corner POINT (11 1)"; echo "$r"; echo "sensor LINESTRING (8 2.5, 12 2.5)"; } >"$out/way${r:+r}.wkt"
+  check "floors2 with a waypoint${r:+ and a route} failed" logged "$out/way${r:+r}.log" timeout 300 "$MPIEXEC" -n 2 "$THRONG" "${C[@]}" -geometry "$out/way${r:+r}.wkt" -output "$out/way${r:+r}"
+done
+check "waypoint downstairs: not everyone left" grep -q "summary: crowd: 50 of 50 agents left" "$out/wayr.log"
+check "waypoint downstairs: the corner's crossers are not agents 0-4" same "$(awk -F, 'NR > 1 { print $1 }' "$out/wayr.sensors.csv" | sort -n | tr '\n' ' ')" "0 1 2 3 4 "
+check "waypoint downstairs: without the route someone crosses the corner (the test would not discriminate)" \
+  grep -q "summary: crowd: sensor 0: 0 crossings forward, 0 back" "$out/way.log"
+# a second exit upstairs, and exit choice by expected time
+{ cat configs/geometry/floors2.wkt; echo "exit LINESTRING (0 26, 0 27.5)"; } >"$out/two.wkt"
+for np in 1 2; do
+  check "floors2 with two exits, quickest, on $np ranks failed" logged "$out/two$np.log" timeout 300 "$MPIEXEC" -n $np "$THRONG" "${C[@]}" -geometry "$out/two.wkt" -route_choice quickest -output "$out/two$np"
+done
+check "two exits: not everyone left" grep -q "summary: crowd: 50 of 50 agents left" "$out/two1.log"
+check "two exits: no one left by the ground floor's exit" grep -Eq "summary: crowd: exit 0: [1-9][0-9]* agents" "$out/two1.log"
+check "two exits: no one left by the upper floor's exit" grep -Eq "summary: crowd: exit 1: [1-9][0-9]* agents" "$out/two1.log"
+check "two exits, quickest: the digest on 2 ranks differs from 1 rank" same "$(digest "$out/two1.log")" "$(digest "$out/two2.log")"
 
 # restart: 2 ranks to t = 20 s, then 3 ranks to the end
 check "floors2, first 1000 steps on 2 ranks, failed" logged "$out/rs1.log" timeout 300 "$MPIEXEC" -n 2 "$THRONG" "${C[@]}" -steps 1000 -output "$out/rs"

@@ -20,7 +20,8 @@ one exit.  RiMEA fixes the rooms and their counts; the rest of the layout here i
     below (people come down into the stair hall) and its head to the south side of the
     stairwell above (people step into the well from the hall's south part);
   - the storeys are drawn 4 m apart along y (level 0 at y 0-16, 1 at y 20-36, 2 at
-    y 40-56).
+    y 40-56), each with its `shift` (0, 20 level): the snapshots stack them, one above
+    the other, with the flights beside them.
 
 Run it from the repository root:  /usr/bin/python3 configs/geometry/make_rimea8.py
 """
@@ -74,12 +75,12 @@ def main():
     out.append("# configs/geometry/make_rimea8.py (its docstring describes the layout).")
     for name, lv, r in zip(names, levels, rows):
         parts, ag = storey(lv, r)
-        out.append(f"floor {name} {lv} GEOMETRYCOLLECTION ({', '.join('POLYGON ' + p for p in parts)})")
+        out.append(f"floor {name} {lv} shift 0,{lv * H:g} GEOMETRYCOLLECTION ({', '.join('POLYGON ' + p for p in parts)})")
         agents += ag
     for k in range(2):  # flights k -> k + 1, east of the building at x 26-28
         ya = k * H + 2
         poly = rect(26, ya, 28, ya + 6)
-        out.append(f"floor flight{k}{k + 1} {k + 0.5} POLYGON {poly}")
+        out.append(f"floor flight{k}{k + 1} {k + 0.5} shift 0,{k * H:g} POLYGON {poly}")
         out.append(f"stair 3 LINESTRING (27 {ya:g}, 27 {ya + 6:g}) POLYGON {poly}")
         # foot -> the north side of the stairwell below; head -> its south side above; each
         # pair of lines in the order that keeps left and right (a turn, not a mirror)

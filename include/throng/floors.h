@@ -17,7 +17,7 @@ typedef struct {
   PetscBool   on;     /* the scene has floors                                              */
   PetscReal   depth;  /* how far the lane behind a link line goes (m)                      */
   PetscInt    kfloor; /* the per-disk fields "floor" and "z" of the snapshots (-1: none)   */
-  PetscInt    kz;
+  PetscInt    kz, kxs, kys; /* ... "xs", "ys": the position in the building's plan (less the floor's shift) */
   LinkRec    *rec; /* every passage through a link so far, in order (replicated)           */
   PetscInt    nrec, cap;
   PetscInt64 *start;  /* per floor: the agents on it at the start (replicated)             */

@@ -34,7 +34,9 @@ typedef struct {
 typedef struct {
   char      name[GEOM_NAME_LEN];
   PetscReal level;
-  PetscBool stair;      /* a stair zone lies on it: the summary calls it a stair          */
+  PetscReal shift[2];   /* `shift DX,DY`: where it is drawn, from where it lies in the
+                           building's plan (the snapshots stack the floors with it)      */
+  PetscBool stair;      /* stairs cover it for the most part: the summary calls it a stair */
   PetscInt  fbeg, fend; /* its ring segments in fring                                     */
   PetscReal bbox[4];
   PetscReal area;
