@@ -1057,7 +1057,7 @@ PetscErrorCode GeometryDestroy(Geometry *g)
   PetscCall(PetscFree(g->rring));
   PetscCall(PetscFree(g->zone));
   PetscCall(PetscFree(g->zring));
-  for (PetscInt f = 0; g->floorWKT && f < g->nfloors; f++) PetscCall(PetscFree(g->floorWKT[f]));
+  for (PetscInt f = 0; g->floorWKT && g->floorWKT[f]; f++) PetscCall(PetscFree(g->floorWKT[f])); /* NULL-ended */
   PetscCall(PetscFree(g->floorWKT));
   PetscCall(PetscFree(g->floor));
   PetscCall(PetscFree(g->fring));
