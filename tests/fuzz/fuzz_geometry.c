@@ -1,6 +1,7 @@
 /* libFuzzer target: the WKT geometry reader (geometry.c, GEOS): walkable POLYGON or
-   MULTIPOLYGON, exit and sensor LINESTRINGs, named exits, waypoints, routes, comments; on
-   success the walls, exits, the inside test and the routes' tests are exercised too. */
+   MULTIPOLYGON, exit and sensor LINESTRINGs, named exits, waypoints, routes, comments,
+   floors and links; on success the walls, exits, the inside test, the floor test and the
+   routes' tests are exercised too. */
 #include "fuzz_common.h"
 #include <throng/geometry.h>
 
@@ -18,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (!GeometryRead(PETSC_COMM_SELF, fuzz_path, PETSC_FALSE, &g)) {
     volatile PetscBool in = GeometryInside(&g, 0.5 * (g.bbox[0] + g.bbox[2]), 0.5 * (g.bbox[1] + g.bbox[3]));
     (void)in;
+    volatile PetscInt fl = GeometryFloorAt(&g, 0.5 * (g.bbox[0] + g.bbox[2]), 0.5 * (g.bbox[1] + g.bbox[3]));
+    (void)fl;
     for (PetscInt r = 0; r < g.nroutes; r++) {
       char      name[64];
       PetscBool holds = GeometryRouteHolds(&g, r, 3, 0.5 * (g.bbox[0] + g.bbox[2]), g.bbox[1] + 1);
