@@ -1402,6 +1402,7 @@ static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
   Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
   if (!c->total) c->total = s->ndisks; /* else: from the checkpoint's crowd records */
+  c->floors.known = 0; /* the floors are no checkpoint field: looked up again */
   PetscCall(FloorsUpdateFields(s, &c->floors));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(CrowdRebinned(s));

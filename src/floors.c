@@ -232,7 +232,11 @@ PetscInt FloorsBeyond(const Geometry *g, const Floors *f, PetscReal x, PetscReal
 }
 
 /* Each owned agent's floor (the floor of the line it is going through, in a lane) and
-   its height, for the snapshots. */
+   its place in the building (xs, ys, z), for the snapshots.  An agent changes floors only
+   through a link, where FloorsStep sets its new floor, so the floor is looked up (a
+   point-in-polygon test over the floors' rings) only for the agents that are new since
+   the last call (ids from f->known on: the start, arrivals) or after a restart; the rest
+   is two subtractions an agent. */
 static PetscInt ExitFloor(const Geometry *g, PetscInt e);
 
 PetscErrorCode FloorsUpdateFields(Sim *s, Floors *f)
@@ -246,18 +250,22 @@ PetscErrorCode FloorsUpdateFields(Sim *s, Floors *f)
   PetscReal  *z  = (PetscReal *)ParticlesField(p, f->kz), *xs = (PetscReal *)ParticlesField(p, f->kxs),
              *ys = (PetscReal *)ParticlesField(p, f->kys);
   for (PetscInt i = 0; i < p->n; i++) {
-    PetscInt k = GeometryFloorAt(g, p->x[i], p->y[i]);
-    if (k < 0) { /* in the lane of a link line or of a door */
-      const PetscInt b = FloorsBeyond(g, f, p->x[i], p->y[i]);
-      PetscReal      out;
-      const PetscInt e = b < 0 ? CrowdExitBeyond(c, p->x[i], p->y[i], &out) : -1;
-      k                = b >= 0 ? SideFloor(g, b) : e >= 0 ? ExitFloor(g, g->exitId[e]) : -1;
+    PetscInt k = (PetscInt)fl[i];
+    if (p->id[i] >= f->known) {
+      k = GeometryFloorAt(g, p->x[i], p->y[i]);
+      if (k < 0) { /* in the lane of a link line or of a door */
+        const PetscInt b = FloorsBeyond(g, f, p->x[i], p->y[i]);
+        PetscReal      out;
+        const PetscInt e = b < 0 ? CrowdExitBeyond(c, p->x[i], p->y[i], &out) : -1;
+        k                = b >= 0 ? SideFloor(g, b) : e >= 0 ? ExitFloor(g, g->exitId[e]) : -1;
+      }
+      fl[i] = k;
     }
-    fl[i] = k;
     z[i]  = k >= 0 ? g->floor[k].level * f->storey : 0;
     xs[i] = p->x[i] - (k >= 0 ? g->floor[k].shift[0] : 0);
     ys[i] = p->y[i] - (k >= 0 ? g->floor[k].shift[1] : 0);
   }
+  f->known = c->nspeed; /* every id so far */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -266,6 +274,7 @@ PetscErrorCode FloorsCreated(Sim *s, Floors *f)
   const Geometry *g = &s->geom;
   PetscFunctionBeginUser;
   if (!f->on) PetscFunctionReturn(PETSC_SUCCESS);
+  f->known = 0; /* every agent's floor looked up */
   PetscCall(FloorsUpdateFields(s, f));
   const PetscInt64 *fl = (const PetscInt64 *)ParticlesField(&s->P, f->kfloor);
   for (PetscInt k = 0; k < g->nfloors; k++) f->start[k] = 0;
@@ -371,7 +380,17 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
         recs[na++] = (ParticleRec){all[j].x, all[j].y, all[j].r, (PetscInt64)all[j].id};
     }
     f->waits += nall - moved;
-    if (na) PetscCall(ParticlesAppend(p, na, recs));
+    if (na) {
+      const PetscInt n0 = p->n;
+      PetscCall(ParticlesAppend(p, na, recs));
+      PetscInt64 *fl = (PetscInt64 *)ParticlesField(p, f->kfloor);
+      for (PetscInt j = 0, a = 0; j < nall; j++) { /* their new floor: the far line's */
+        PetscInt cx, cy;
+        if (flag[j] != 2) continue;
+        DomainCellOf(&s->dom, all[j].x, all[j].y, &cx, &cy);
+        if (DomainOwnerOfCell(&s->dom, cx, cy) == rank) fl[n0 + a++] = SideFloor(g, (PetscInt)all[j].side ^ 1);
+      }
+    }
     PetscCall(PetscFree(recs));
   }
   PetscCall(PetscFree3(cnt, dsp, all));

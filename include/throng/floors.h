@@ -23,6 +23,7 @@ typedef struct {
   PetscInt64 *start;  /* per floor: the agents on it at the start (replicated)             */
   PetscInt64  waits;  /* agent-steps an agent through a link waited for room on the far side */
   PetscReal   storey; /* -storey_height: z = level x this in the snapshots (m)             */
+  PetscInt64  known;  /* the agents below this id have their floor in the field "floor"   */
 } Floors;
 
 /* The module's parts (crowd.c calls them): the lanes behind the links and the checks,
