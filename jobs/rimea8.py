@@ -12,6 +12,11 @@ spread).  It prints a table of the evacuation time and of the time each floor is
 OUT/rimea8.md, and draws OUT/rimea8.png; --docs copies the table and the plot into
 docs/rimea8.md and docs/img/rimea8.png (docs/validation.md links them).
 Environment: THRONG (default build/throng), MPIEXEC (default mpiexec).
+On Slurm, or with more seeds and the ensemble's statistics (intervals, convergence), the
+same study is an ensemble with the speed swept (jobs/ensemble.py; `run` here, `submit` as
+a job array):
+    bash jobs/ensemble.sh submit rimea8.ens --seeds 50 --sweep speed 0.5,0,0.5,0.5 \
+        0.75,0,0.75,0.75 1.0,0,1.0,1.0 1.0,0.3,0.5,1.5 -- -options_file_yaml configs/rimea8.yaml
 """
 import argparse
 import csv
