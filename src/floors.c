@@ -24,18 +24,21 @@
  * 2 r_max deep, walled on three sides (the jambs and a back wall, for the sweep only: the
  * time-gap law does not see them).  The lane, and r_max beside it, must lie off the
  * floors: a line in the side of a stairwell stops r_max short of the well's corners
- * (else the well's wall would be a fin with agents on both sides).  At the end of a step an agent whose centre has passed
- * the line, at fraction t along it and o beyond it, and who wants to go through (the
- * travel time of its target's field is lower h/2 inside the other line than h/2 inside
- * this one: not someone the crowd pushed back over the line it just came through, nor
- * someone pushed over a line it walks past), goes to the matching point of the
- * other line, o inside it:  X = b(t) - max(o, 1 mm) n_b,  n_b the other line's outward
- * normal, t kept r / L from the ends (L the line's length) so that its disk clears the
- * jambs there.  The map is an isometry of the two openings, so the agent keeps its place
- * across the opening; its heading is the field's on the far side (a first-order model
- * has no velocity to carry).  Beyond a link line an agent walks straight on, along the
- * line's outward normal, until it goes through, or straight back if it does not want to
- * go through.
+ * (else the well's wall would be a fin with agents on both sides).
+ * At the end of a step an agent whose centre has passed the line, at fraction t along it
+ * and o beyond it, and who wants to go through (the travel time of its target's field is
+ * lower h/2 inside the other line than h/2 inside this one: not someone the crowd pushed
+ * back over the line it just came through, nor someone pushed over a line it walks
+ * past), goes to the matching point of the other line, o inside it:
+ *     X = b(t) - max(o, 1 mm) n_b,
+ * n_b the other line's outward normal, t kept r / L from the ends (L the line's length)
+ * so that its disk clears the jambs there.  The map is an isometry of the two openings,
+ * so the agent keeps its place across the opening; its heading is the field's on the far
+ * side (a first-order model has no velocity to carry).  Steering (FloorsSteer): beyond a
+ * line it goes through, an agent walks straight on, along the line's outward normal;
+ * near a line it does not go through, it walks along the line as along a wall, and back
+ * in from beyond it (where the field points straight at the line, on the ridge between
+ * the two ways round a stairwell, towards the nearer end).
  *
  * Arrivals wait.  The far side may be taken.  Every rank lists its agents that passed
  * a line, with their spots; the lists are gathered on every rank (MPI_Allgatherv, only
@@ -60,11 +63,10 @@
  * give the occupancy of each floor and flight at any time: PREFIX.floors.csv (time, then
  * a column per floor, named NAME, or NAME:stair for a floor that stairs cover for the
  * most part; a row at every change), the summary and the evacuation plot
- * (postproc/crowd.py).  A checkpoint carries them.  The
- * snapshots carry each agent's floor and z = level x -storey_height (default 3 m), and
+ * (postproc/crowd.py).  A checkpoint carries them.  The snapshots carry each agent's floor and z = level x -storey_height (default 3 m), and
  * its place in the building's plan (xs, ys: its position less its floor's `shift DX,DY`,
  * where the floor is drawn from where it lies), and the XDMF places the agents at
- * (xs, ys, z), so that ParaView shows the floors stacked, one above the other.                                                  */
+ * (xs, ys, z), so that ParaView shows the floors stacked, one above the other.       */
 #include <throng/crowd.h>
 #include <throng/optdecl.h>
 #include <throng/digest.h>
