@@ -114,16 +114,23 @@ static PetscErrorCode March(const Eikonal *e, const double *F, double *phi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The nodes round the segment g (x0,y0,x1,y1): its bounding box widened by 2 h. */
+static void Window(const Eikonal *e, const PetscReal *g, PetscInt *i0, PetscInt *i1, PetscInt *j0, PetscInt *j1)
+{
+  *i0 = PetscMax(0, (PetscInt)floor((PetscMin(g[0], g[2]) - e->x0) / e->h) - 2);
+  *i1 = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(g[0], g[2]) - e->x0) / e->h) + 2);
+  *j0 = PetscMax(0, (PetscInt)floor((PetscMin(g[1], g[3]) - e->y0) / e->h) - 2);
+  *j1 = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(g[1], g[3]) - e->y0) / e->h) + 2);
+}
+
 /* phi = exact distance to the nearest of the segments for the active nodes within 1.5 h. */
 static void Seed(const Eikonal *e, PetscInt nseg, const PetscReal *seg, double *phi)
 {
   for (PetscInt k = 0; k < e->nx * e->ny; k++) phi[k] = INFINITY;
   for (PetscInt s = 0; s < nseg; s++) {
-    const PetscReal *g  = &seg[4 * s];
-    const PetscInt   i0 = PetscMax(0, (PetscInt)floor((PetscMin(g[0], g[2]) - e->x0) / e->h) - 2),
-                   i1   = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(g[0], g[2]) - e->x0) / e->h) + 2);
-    const PetscInt j0   = PetscMax(0, (PetscInt)floor((PetscMin(g[1], g[3]) - e->y0) / e->h) - 2),
-                   j1   = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(g[1], g[3]) - e->y0) / e->h) + 2);
+    const PetscReal *g = &seg[4 * s];
+    PetscInt         i0, i1, j0, j1;
+    Window(e, g, &i0, &i1, &j0, &j1);
     for (PetscInt j = j0; j <= j1; j++)
       for (PetscInt i = i0; i <= i1; i++) {
         const PetscInt k = j * e->nx + i;
@@ -169,10 +176,8 @@ static PetscErrorCode LinkedMarch(const Eikonal *e, const Geometry *g, const dou
   for (PetscInt l = 0; l < g->nlinks; l++)
     for (PetscInt q = 0; q < 2; q++) { /* the nodes near each line, in a fixed order */
       const PetscReal *sg = g->link[l].seg[q], dx = sg[2] - sg[0], dy = sg[3] - sg[1], L2 = dx * dx + dy * dy;
-      const PetscInt   i0 = PetscMax(0, (PetscInt)floor((PetscMin(sg[0], sg[2]) - e->x0) / e->h) - 2),
-                     i1   = PetscMin(e->nx - 1, (PetscInt)ceil((PetscMax(sg[0], sg[2]) - e->x0) / e->h) + 2);
-      const PetscInt j0   = PetscMax(0, (PetscInt)floor((PetscMin(sg[1], sg[3]) - e->y0) / e->h) - 2),
-                     j1   = PetscMin(e->ny - 1, (PetscInt)ceil((PetscMax(sg[1], sg[3]) - e->y0) / e->h) + 2);
+      PetscInt         i0, i1, j0, j1;
+      Window(e, sg, &i0, &i1, &j0, &j1);
       for (PetscInt j = j0; j <= j1; j++)
         for (PetscInt i = i0; i <= i1; i++) {
           const PetscInt  k = j * e->nx + i;

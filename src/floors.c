@@ -304,7 +304,7 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
   Particles      *p = &s->P;
   MPI_Comm        comm = s->dom.comm;
   Passage        *mine = NULL, *all = NULL;
-  PetscInt        nm = 0, cap = 0, nall, moved = 0;
+  PetscInt        nm = 0, cap = 0, nall, moved = 0, *where = NULL; /* where: mine's local indices */
   PetscMPIInt     size, rank, nmine;
   PetscMPIInt    *cnt, *dsp;
   char           *flag;
@@ -321,7 +321,10 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
     PetscReal        t = ((p->x[i] - a[0]) * dx + (p->y[i] - a[1]) * dy) / (dx * dx + dy * dy);
     const PetscReal  o = PetscMax(na[0] * (p->x[i] - a[0]) + na[1] * (p->y[i] - a[1]), 1e-3);
     t                  = rl < 0.5 ? PetscMin(PetscMax(t, rl), 1 - rl) : 0.5;
+    const PetscInt had = cap;
     PetscCall(ThrongGrow(&mine, sizeof(Passage), nm, &cap));
+    if (cap != had) PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &where));
+    where[nm]  = i;
     mine[nm++] = (Passage){(double)p->id[i], p->r[i], b[0] + t * (b[2] - b[0]) - o * nb[0],
                            b[1] + t * (b[3] - b[1]) - o * nb[1], (double)k};
   }
@@ -329,6 +332,7 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nall, 1, MPIU_INT, MPI_SUM, comm));
   if (!nall) {
     PetscCall(PetscFree(mine));
+    PetscCall(PetscFree(where));
     PetscCall(PetscLogEventEnd(THRONG_EV.links, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -356,16 +360,19 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
     }
     if (!flag[j]) flag[j] = 2; /* it goes through */
   }
-  { /* the old owners remove them, the new owners create them */
-    PetscInt     keep = 0, na = 0;
+  { /* the old owners remove them (found from this rank's own list), the new owners create
+       them, on the far line's floor */
+    PetscInt     keep = 0, na = 0, *farFloor;
+    char        *gone;
     ParticleRec *recs;
-    PetscCall(PetscMalloc1(nall, &recs));
+    PetscCall(PetscMalloc2(nall, &recs, nall, &farFloor));
+    PetscCall(PetscCalloc1(p->n + 1, &gone));
+    for (PetscInt k = 0; k < nm; k++) {
+      const Passage *hit = (const Passage *)bsearch(&mine[k], all, (size_t)nall, sizeof(Passage), ComparePassage);
+      if (hit && flag[hit - all] == 2) gone[where[k]] = 1;
+    }
     for (PetscInt i = 0; i < p->n; i++) {
-      const Passage key = {(double)p->id[i], 0, 0, 0, 0};
-      const Passage *hit = FloorsBeyond(g, f, p->x[i], p->y[i]) >= 0
-                             ? (const Passage *)bsearch(&key, all, (size_t)nall, sizeof(Passage), ComparePassage)
-                             : NULL;
-      if (hit && flag[hit - all] == 2) continue;
+      if (gone[i]) continue;
       if (keep != i) ParticlesCopy(p, keep, i, PETSC_TRUE);
       keep++;
     }
@@ -378,26 +385,24 @@ PetscErrorCode FloorsStep(Sim *s, Floors *f)
       PetscCall(ThrongGrow(&f->rec, sizeof(LinkRec), f->nrec, &f->cap));
       f->rec[f->nrec++] = (LinkRec){(PetscInt64)all[j].id, s->time, (PetscInt)all[j].side};
       DomainCellOf(&s->dom, all[j].x, all[j].y, &cx, &cy);
-      if (DomainOwnerOfCell(&s->dom, cx, cy) == rank)
-        recs[na++] = (ParticleRec){all[j].x, all[j].y, all[j].r, (PetscInt64)all[j].id};
+      if (DomainOwnerOfCell(&s->dom, cx, cy) != rank) continue;
+      farFloor[na] = SideFloor(g, (PetscInt)all[j].side ^ 1);
+      recs[na++]   = (ParticleRec){all[j].x, all[j].y, all[j].r, (PetscInt64)all[j].id};
     }
     f->waits += nall - moved;
     if (na) {
       const PetscInt n0 = p->n;
       PetscCall(ParticlesAppend(p, na, recs));
       PetscInt64 *fl = (PetscInt64 *)ParticlesField(p, f->kfloor);
-      for (PetscInt j = 0, a = 0; j < nall; j++) { /* their new floor: the far line's */
-        PetscInt cx, cy;
-        if (flag[j] != 2) continue;
-        DomainCellOf(&s->dom, all[j].x, all[j].y, &cx, &cy);
-        if (DomainOwnerOfCell(&s->dom, cx, cy) == rank) fl[n0 + a++] = SideFloor(g, (PetscInt)all[j].side ^ 1);
-      }
+      for (PetscInt a = 0; a < na; a++) fl[n0 + a] = farFloor[a];
     }
-    PetscCall(PetscFree(recs));
+    PetscCall(PetscFree2(recs, farFloor));
+    PetscCall(PetscFree(gone));
   }
   PetscCall(PetscFree3(cnt, dsp, all));
   PetscCall(PetscFree(flag));
   PetscCall(PetscFree(mine));
+  PetscCall(PetscFree(where));
   PetscCall(PetscLogEventEnd(THRONG_EV.links, 0, 0, 0, 0));
   if (moved) {
     CrowdOf(s)->marked = PETSC_FALSE; /* the jump is no walk: no sensor crossing in it */

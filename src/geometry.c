@@ -1185,6 +1185,21 @@ struct _p_GeometryPassable {
   PetscReal                   tol;
 };
 
+/* Does the polygon part come within r of the segment q (x0,y0,x1,y1)? */
+static PetscBool Within(GEOSContextHandle_t h, const GEOSGeometry *part, const PetscReal *q, PetscReal r)
+{
+  GEOSCoordSequence *cs = GEOSCoordSeq_create_r(h, 2, 2);
+  GEOSGeometry      *seg;
+  double             d  = PETSC_MAX_REAL;
+  PetscBool          in = PETSC_FALSE;
+  GEOSCoordSeq_setXY_r(h, cs, 0, q[0], q[1]);
+  GEOSCoordSeq_setXY_r(h, cs, 1, q[2], q[3]);
+  seg = GEOSGeom_createLineString_r(h, cs);
+  if (seg && GEOSDistance_r(h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) in = PETSC_TRUE;
+  if (seg) GEOSGeom_destroy_r(h, seg);
+  return in;
+}
+
 PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPassable *gpp)
 {
   GeometryPassable gp;
@@ -1207,27 +1222,9 @@ PetscErrorCode GeometryPassableCreate(const Geometry *g, PetscReal r, GeometryPa
   for (int k = 0; k < n; k++) { /* a part that comes within r of a door line reaches it */
     const GEOSGeometry *part = GEOSGetGeometryN_r(gp->h, shrunk, k);
     PetscBool           out  = PETSC_FALSE;
-    for (PetscInt e = 0; e < g->nexit && !out; e++) {
-      GEOSCoordSequence *cs = GEOSCoordSeq_create_r(gp->h, 2, 2);
-      GEOSGeometry      *seg;
-      double             d = PETSC_MAX_REAL;
-      GEOSCoordSeq_setXY_r(gp->h, cs, 0, g->exit[4 * e], g->exit[4 * e + 1]);
-      GEOSCoordSeq_setXY_r(gp->h, cs, 1, g->exit[4 * e + 2], g->exit[4 * e + 3]);
-      seg = GEOSGeom_createLineString_r(gp->h, cs);
-      if (seg && GEOSDistance_r(gp->h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) out = PETSC_TRUE;
-      if (seg) GEOSGeom_destroy_r(gp->h, seg);
-    }
-    for (PetscInt k = 0; k < 2 * g->nlinks && !out; k++) { /* or a link line: on to another floor */
-      const PetscReal   *q  = g->link[k >> 1].seg[k & 1];
-      GEOSCoordSequence *cs = GEOSCoordSeq_create_r(gp->h, 2, 2);
-      GEOSGeometry      *seg;
-      double             d = PETSC_MAX_REAL;
-      GEOSCoordSeq_setXY_r(gp->h, cs, 0, q[0], q[1]);
-      GEOSCoordSeq_setXY_r(gp->h, cs, 1, q[2], q[3]);
-      seg = GEOSGeom_createLineString_r(gp->h, cs);
-      if (seg && GEOSDistance_r(gp->h, part, seg, &d) && d <= r * (1 + 1e-3) + 1e-9) out = PETSC_TRUE;
-      if (seg) GEOSGeom_destroy_r(gp->h, seg);
-    }
+    for (PetscInt e = 0; e < g->nexit && !out; e++) out = Within(gp->h, part, &g->exit[4 * e], r);
+    for (PetscInt k = 0; k < 2 * g->nlinks && !out; k++) /* or a link line: on to another floor */
+      out = Within(gp->h, part, g->link[k >> 1].seg[k & 1], r);
     if (out) parts[kept++] = GEOSGeom_clone_r(gp->h, part);
   }
   if (shrunk) GEOSGeom_destroy_r(gp->h, shrunk);
