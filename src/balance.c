@@ -52,6 +52,7 @@
  * communicator, halo and migrator) and every disk goes to its new owner (one
  * all-to-all); the rebinning then bins them and builds the ghosts as usual.            */
 #include <throng/balance.h>
+#include <stdlib.h>
 
 PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const PetscMPIInt p[2], const PetscInt *cx,
                            const PetscInt *cy)
@@ -237,7 +238,40 @@ PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile)
+/* PREFIX.balance.csv, by rank 0 (main.c writes it at every checkpoint and at the end): a
+   restarted run (from >= 0) keeps the rows of the file up to the checkpoint's step and
+   adds its own after it, so that the file covers the whole run, also after a kill;
+   written to NAME.tmp and renamed, so that a failure leaves the old file as it was. */
+PetscErrorCode BalanceWriteCSV(const Balance *b, const Params *prm, const Domain *d, PetscInt from)
+{
+  char  name[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 8], line[512];
+  FILE *f, *old;
+  int   bad;
+  PetscFunctionBeginUser;
+  if (d->size == 1 || d->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s.balance.csv", prm->output));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", name));
+  f = fopen(tmp, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", tmp);
+  fprintf(f, "step,time,work_max_over_mean,disks_max_over_mean,busy_max_over_mean,repartitioned\n");
+  if (from >= 0 && (old = fopen(name, "r"))) {
+    while (fgets(line, sizeof(line), old)) {
+      char     *end;
+      long long st = strtoll(line, &end, 10);
+      if (end != line && *end == ',' && st <= from) fputs(line, f);
+    }
+    fclose(old);
+  }
+  for (PetscInt k = 0; k < b->nrec; k++)
+    if (b->rec[k].step > from)
+      fprintf(f, "%lld,%.10g,%.6g,%.6g,%.6g,%d\n", (long long)b->rec[k].step, (double)b->rec[k].time,
+              (double)b->rec[k].work, (double)b->rec[k].disks, (double)b->rec[k].busy, b->rec[k].moved);
+  bad = fclose(f) != 0 || rename(tmp, name) != 0;
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot write '%s'", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile, PetscInt from)
 {
   PetscInt64 routed = b->routed;
 
@@ -258,18 +292,7 @@ PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *
                           "and max over the checks): work %.3f %.3f, disks %.3f %.3f, busy time %.3f %.3f\n",
                           (double)prm->balance, b->checks, b->repartitions, routed, d->p[0], d->p[1], (double)m[0],
                           (double)x[0], (double)m[1], (double)x[1], (double)m[2], (double)x[2]));
-    if (writeFile) {
-      char  name[PETSC_MAX_PATH_LEN];
-      FILE *f;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.balance.csv", prm->output));
-      f = fopen(name, "w");
-      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write '%s'", name);
-      fprintf(f, "step,time,work_max_over_mean,disks_max_over_mean,busy_max_over_mean,repartitioned\n");
-      for (PetscInt k = 0; k < b->nrec; k++)
-        fprintf(f, "%lld,%.10g,%.6g,%.6g,%.6g,%d\n", (long long)b->rec[k].step, (double)b->rec[k].time,
-                (double)b->rec[k].work, (double)b->rec[k].disks, (double)b->rec[k].busy, b->rec[k].moved);
-      fclose(f);
-    }
+    if (writeFile) PetscCall(BalanceWriteCSV(b, prm, d, from));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

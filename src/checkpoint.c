@@ -29,7 +29,16 @@
  * (time step, radii, box, walls, cells, drivers, solver, the seed of the drawn free speeds
  * and noise, ...), with its final value, is in the string "physics" that both compare;
  * every failure — also a read failing on some ranks only, as a truncated file does — is
- * first agreed on by all ranks and then reported once.                                  */
+ * first agreed on by all ranks and then reported once.
+ *
+ * The time series.  A checkpoint also names the files of time series that its run
+ * writes (the snapshots PREFIX.h5, PREFIX_contacts.h5, the -trajectory file and its
+ * per-floor files): a restart cuts each back to the checkpoint's step and continues it
+ * (io_h5md.c, contact_output.c, trajectory.c).  If one of those files is gone, a restart
+ * would write a new one holding only the records after the checkpoint, and nothing would
+ * say that the rest is missing: the restart is refused instead, naming the file.  A
+ * series file that the checkpoint's run did not write (another -trajectory, say) is
+ * started anew, from the checkpoint's step, with one line that says so.                */
 #include <throng/io.h>
 #include <throng/idorder.h>
 #include <throng/files.h>
@@ -41,6 +50,7 @@
   3 /* 2: crowd runs carry their records (/checkpoint/crowd);
                                  3: the physics string lists every PHYS option (options.c) */
 #define PHYSICS_LEN 16384
+#define SERIES_LEN  16384 /* the list of series files (SeriesFiles) */
 
 #define USERBLOCK 512                  /* bytes before the HDF5 data: throng's header */
 #define SUM_CHUNK ((long long)1 << 22) /* bytes per chunk of the checksum            */
@@ -211,6 +221,79 @@ static PetscErrorCode Agree(MPI_Comm comm, PetscBool localFail, PetscBool *anyFa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The files of time series this run writes, one per line ("role path"): the option
+   that names it, then its path.  Rank-independent (options and geometry only). */
+static PetscErrorCode SeriesFiles(const Sim *s, char *buf, size_t len)
+{
+  const Params *p = &s->prm;
+  char          line[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 64];
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  if (strcmp(p->output, "none")) {
+    PetscCall(PetscSNPrintf(line, sizeof(line), "-output %s.h5\n", p->output));
+    PetscCall(PetscStrlcat(buf, line, len));
+    if (p->contactOutput) {
+      PetscCall(PetscSNPrintf(line, sizeof(line), "-contact_output %s_contacts.h5\n", p->output));
+      PetscCall(PetscStrlcat(buf, line, len));
+    }
+  }
+  if (p->traj[0]) {
+    PetscCall(PetscSNPrintf(line, sizeof(line), "-trajectory %s\n", p->traj));
+    PetscCall(PetscStrlcat(buf, line, len));
+    for (PetscInt f = 0; f < s->geom.nfloors; f++) {
+      char path[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 8];
+      TrajectoryFloorPath(p->traj, s->geom.floor[f].name, path, sizeof(path));
+      PetscCall(PetscSNPrintf(line, sizeof(line), "-trajectory %s\n", path));
+      PetscCall(PetscStrlcat(buf, line, len));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A restart from step `step`: each series file this run writes must still be there if
+   the checkpoint's run wrote it (listed in `old`); one that is new is said to start
+   here.  Collective (rank 0 looks at the files). */
+static PetscErrorCode SeriesCheck(const Sim *s, const char *path, const char *old, int step)
+{
+  MPI_Comm    comm = s->dom.comm;
+  char        mine[SERIES_LEN], msg[2 * PETSC_MAX_PATH_LEN + 512] = "", note[SERIES_LEN] = "";
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCall(SeriesFiles(s, mine, sizeof(mine)));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank)
+    for (char *a = mine, *b; *a && !msg[0]; a = b + 1) {
+      const char *file;
+      char        key[SERIES_LEN + 2];
+      FILE       *f;
+      b    = strchr(a, '\n');
+      *b   = 0;
+      file = strchr(a, ' ') + 1;
+      snprintf(key, sizeof(key), "%s\n", a);
+      const PetscBool had = strstr(old, key) && (strstr(old, key) == old || strstr(old, key)[-1] == '\n');
+      if ((f = fopen(file, "rb"))) {
+        fclose(f);
+        continue;
+      }
+      if (had)
+        snprintf(msg, sizeof(msg),
+                 "%.*s '%s', written by the run of restart file '%s', is missing: a restart would write it anew with "
+                 "only the records after step %d. Put the file back, or give %.*s another name to start a new file "
+                 "from step %d",
+                 (int)(file - a - 1), a, file, path, step, (int)(file - a - 1), a, step);
+      else {
+        char l[PETSC_MAX_PATH_LEN + 128];
+        snprintf(l, sizeof(l), "throng: %.*s '%s' is a new file: it holds the records from step %d on\n",
+                 (int)(file - a - 1), a, file, step);
+        PetscCall(PetscStrlcat(note, l, sizeof(note)));
+      }
+    }
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, PETSC_ERR_USER_INPUT, "%s", msg);
+  if (!s->prm.quiet) PetscCall(PetscPrintf(comm, "%s", note));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
 {
   MPI_Comm    comm = s->dom.comm;
@@ -254,6 +337,11 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteAttr(comm, grp, "n", H5T_NATIVE_LLONG, 0, &n));
     PetscCall(ParamsPhysics(&s->prm, phys, sizeof(phys)));
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
+    {
+      char series[SERIES_LEN];
+      PetscCall(SeriesFiles(s, series, sizeof(series)));
+      PetscCall(IoWriteStringAttr(comm, grp, "series_files", series));
+    }
     PetscCall(IoWriteMetadata(comm, grp));
   }
   { /* one dataset per field; the rows in rounds of ids (-output_round disks per rank),
@@ -407,6 +495,12 @@ PetscErrorCode CheckpointRead(Sim *s, const char *path)
   }
   PetscCheck(step <= s->prm.steps, comm, PETSC_ERR_USER_INPUT,
              "restart file '%s' is at step %d, beyond -steps %" PetscInt_FMT, path, step, s->prm.steps);
+  {
+    char series[SERIES_LEN] = "";
+    if (!rank && ReadStringAttr(grp, "series_files", series, sizeof(series)) < 0) series[0] = 0;
+    PetscCallMPI(MPI_Bcast(series, (PetscMPIInt)sizeof(series), MPI_CHAR, 0, comm));
+    PetscCall(SeriesCheck(s, path, series, step));
+  }
 
   { /* n must be the length of the datasets before it sizes any allocation */
     hid_t ds     = H5Lexists(grp, "id", H5P_DEFAULT) > 0 ? H5Dopen2(grp, "id", H5P_DEFAULT) : -1,

@@ -213,10 +213,10 @@ static PetscErrorCode CreateSeriesShaped(MPI_Comm comm, hid_t grp, const char *n
    in one reopened that has none; a reopened file keeps its samples up to step from.  */
 static PetscErrorCode StressSeriesSetUp(H5MDWriter *w, PetscBool reopen, PetscInt from)
 {
-  MPI_Comm       comm    = w->comm;
-  const char    *alias[] = {"pressure", "packing_fraction", "contact_number", "contact_number_no_rattlers"};
-  hid_t         *ds[]    = {&w->spres, &w->sphi, &w->sz, &w->sznr};
-  const hsize_t  two[2]  = {2, 2};
+  MPI_Comm      comm    = w->comm;
+  const char   *alias[] = {"pressure", "packing_fraction", "contact_number", "contact_number_no_rattlers"};
+  hid_t        *ds[]    = {&w->spres, &w->sphi, &w->sz, &w->sznr};
+  const hsize_t two[2]  = {2, 2};
   PetscFunctionBeginUser;
   if (reopen && H5Lexists(w->file, "/observables/stress", H5P_DEFAULT) > 0) {
     hid_t   sp;
@@ -333,7 +333,8 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
     for (PetscInt e = 0; e < w->nx; e++)
       if (!strcmp(w->xname[e], "z")) zf = e;
     if (zf < 0) {
-      fprintf(f, "    <Geometry GeometryType=\"XY\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n", n);
+      fprintf(f, "    <Geometry GeometryType=\"XY\">\n     <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 2\">\n",
+              n);
       fprintf(f, "      <DataItem Dimensions=\"3 3\" Format=\"XML\">%d 0 0 1 1 1 1 %lld 2</DataItem>\n", (int)k, n);
       fprintf(f,
               "      <DataItem Dimensions=\"%lld %lld 2\" NumberType=\"Float\" Precision=\"8\" "
@@ -347,7 +348,10 @@ static void XdmfBody(FILE *f, const H5MDWriter *w)
         fprintf(f,
                 "      <DataItem Dimensions=\"%lld %lld\" NumberType=\"Float\" Precision=\"8\" "
                 "Format=\"HDF\">%s:/particles/disks/%s/value</DataItem>\n     </DataItem>\n",
-                F, M, w->h5base, c == 0 ? "xs" : c == 1 ? "ys" : "z");
+                F, M, w->h5base,
+                c == 0   ? "xs"
+                : c == 1 ? "ys"
+                         : "z");
       }
       fprintf(f, "    </Geometry>\n");
     }
@@ -459,6 +463,43 @@ static PetscErrorCode ExtraFields(H5MDWriter *w, const Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, hsize_t frames, hsize_t rows)
+{
+  hsize_t dims[3] = {frames, rows, 2};
+  PetscFunctionBeginUser;
+  PetscCallHDF5(comm, H5Dset_extent(ds, dims)); /* reads as many dims as ds has */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A restart: every series of the file cut back to what the checkpoint's run had written
+   by its step (w->frames frames, w->nstress stress samples), and the cut flushed at once.
+   The flush matters: parallel HDF5 1.10 prunes the chunk that a shrink cuts through in
+   its chunk cache (the rows beyond the new end set to the fill value) and writes it back
+   at the next flush or extension; without the flush here that write-back lands after,
+   and over, the first rows the restarted run writes into the chunk (the first record
+   after the checkpoint came out zeroed: issue 44).  Collective. */
+static PetscErrorCode CutSeries(H5MDWriter *w)
+{
+  MPI_Comm      comm = w->comm;
+  const hsize_t n1   = (hsize_t)w->frames;
+  PetscFunctionBeginUser;
+  PetscCall(Extend(comm, w->pos, n1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->rad, n1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->idv, n1, (hsize_t)w->nmax));
+  PetscCall(Extend(comm, w->vel, n1, (hsize_t)w->nmax));
+  for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], n1, (hsize_t)w->nmax));
+  PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
+  PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
+  PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
+  if (w->sval) {
+    hid_t         ds[7] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz, w->sznr};
+    const hsize_t ns[3] = {(hsize_t)w->nstress, 2, 2};
+    for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dset_extent(ds[k], ns));
+  }
+  PetscCallHDF5Agree(comm, H5Fflush(w->file, H5F_SCOPE_GLOBAL), "flushing the snapshot file");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A restart: reopen the run's snapshot file and keep its frames up to step `from`. */
 static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWriter *w)
 {
@@ -502,6 +543,7 @@ static PetscErrorCode Reopen(MPI_Comm comm, const Sim *s, PetscInt from, H5MDWri
     w->flushed = w->frames;
   }
   if (s->prm.stress) PetscCall(StressSeriesSetUp(w, PETSC_TRUE, from));
+  PetscCall(CutSeries(w));
   PetscCall(WriteXdmf(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -570,7 +612,7 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
   }
   {
     hid_t         parts, disks, box, sub;
-    const int     dim      = 2;
+    const int     dim = 2;
     double        edges[4];
     const hsize_t chunkRows =
       (hsize_t)PetscMax(1, PetscMin(s->prm.n, 1 << 22)); /* a frame is one chunk up to 4M disks */
@@ -579,9 +621,9 @@ PetscErrorCode H5MDOpen(MPI_Comm comm, const char *prefix, const Sim *s, PetscBo
     PetscCallHDF5(comm, box = H5Gcreate2(disks, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     PetscCall(IoWriteAttr(comm, box, "dimension", H5T_NATIVE_INT, 0, &dim));
     {
-      hid_t      t, sp, a;
-      hsize_t    two       = 2;
-      char bnd[2][9] = {"none", "none"};
+      hid_t   t, sp, a;
+      hsize_t two       = 2;
+      char    bnd[2][9] = {"none", "none"};
       for (int a = 0; a < 2; a++)
         if (s->dom.per[a]) PetscCall(PetscStrncpy(bnd[a], "periodic", sizeof(bnd[a])));
       PetscCallHDF5(comm, t = H5Tcopy(H5T_C_S1));
@@ -711,14 +753,6 @@ static PetscErrorCode FillRows(H5MDWriter *w, hsize_t f0, hsize_t f1, PetscInt64
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Extend(MPI_Comm comm, hid_t ds, hsize_t frames, hsize_t rows)
-{
-  hsize_t dims[3] = {frames, rows, 2};
-  PetscFunctionBeginUser;
-  PetscCallHDF5(comm, H5Dset_extent(ds, dims)); /* reads as many dims as ds has */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
 {
   MPI_Comm        comm  = w->comm;
@@ -785,8 +819,9 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
         PetscReal vx = NAN, vy = NAN;
         if (kv >= 0) vx = IoRecsReal(&recs, i, kv), vy = IoRecsReal(&recs, i, kv + 1);
         else if (withPrev && ida < w->prevM) { /* NaN where the disk had no previous state */
-          const PetscInt64 j = base + IoRecsId(&recs, i) - lo;
-          PetscReal        ex = IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j], ey = IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1];
+          const PetscInt64 j  = base + IoRecsId(&recs, i) - lo;
+          PetscReal        ex = IoRecsReal(&recs, i, PF_X) - w->prevXY[2 * j],
+                    ey        = IoRecsReal(&recs, i, PF_Y) - w->prevXY[2 * j + 1];
           if (s->prm.shearRate != 0) { /* across the top of a sheared box x jumps by the tilt */
             const PetscReal Ly = s->dom.hi[1] - s->dom.lo[1], k = nearbyint(ey / Ly);
             ey -= k * Ly, ex -= k * s->dom.tilt;
@@ -858,23 +893,10 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime)
   hid_t    p;
   PetscFunctionBeginUser;
   if (!w->file) PetscFunctionReturn(PETSC_SUCCESS);
-  { /* the frames beyond the last written one (a restart that went back) are dropped */
-    hsize_t n1 = (hsize_t)w->frames;
-    PetscCall(Extend(comm, w->pos, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->rad, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->idv, n1, (hsize_t)w->nmax));
-    PetscCall(Extend(comm, w->vel, n1, (hsize_t)w->nmax));
-    for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], n1, (hsize_t)w->nmax));
-    PetscCallHDF5(comm, H5Dset_extent(w->step, &n1));
-    PetscCallHDF5(comm, H5Dset_extent(w->time, &n1));
-    PetscCallHDF5(comm, H5Dset_extent(w->count, &n1));
-    if (w->sval) { /* the stress samples beyond the last written one, likewise */
-      hid_t   ds[7] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz, w->sznr};
-      hsize_t ns[3] = {(hsize_t)w->nstress, 2, 2};
-      for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dset_extent(ds[k], ns));
-      for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dclose(ds[k]));
-      w->sval = 0;
-    }
+  if (w->sval) {
+    hid_t ds[7] = {w->sstep, w->stime, w->sval, w->spres, w->sphi, w->sz, w->sznr};
+    for (int k = 0; k < 7; k++) PetscCallHDF5(comm, H5Dclose(ds[k]));
+    w->sval = 0;
   }
   PetscCallMPI(MPI_Bcast(&wallTime, 1, MPIU_REAL, 0, comm));
   PetscCallHDF5(comm, p = H5Gopen2(w->file, "/parameters/throng", H5P_DEFAULT));

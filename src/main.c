@@ -163,6 +163,9 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
   j->step0 = j->s.step;
   /* test-only (tests/test_inject.sh): a coordinate of rank 0 turns NaN after half the steps */
   const PetscInt nanStep = IoInjectFault(comm, "nan") && j->s.P.n > 0 ? j->prm.steps / 2 : -1;
+  /* test-only (tests/test_faults.sh): rank 0 is killed (SIGKILL, as kill -9) at the end of
+     step -steps / 2, after that step's records were written and flushed as the run would */
+  const PetscInt killStep = IoInjectFault(comm, "kill") ? j->prm.steps / 2 : -1;
   PetscCall(PetscTime(&j->t0));
   PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_TRUE));
   while (j->s.step < j->prm.steps) {
@@ -200,6 +203,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     if (chk) {
       PetscCall(TrajectoryFlush(&j->traj)); /* its frames up to here survive a kill */
       PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
+      if (j->output) PetscCall(BalanceWriteCSV(&j->s.bal, &j->s.prm, &j->s.dom, j->prm.restart[0] ? j->step0 : -1));
       j->lastChk = j->s.step;
       if (g_signal == 1) g_signal = 0;
       PetscCall(PetscTime(&j->chkClock));
@@ -215,6 +219,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       break;
     }
     PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_FALSE));
+    if (j->s.step == killStep) raise(SIGKILL);
     if (Blown(j)) {
       j->blownStep = j->s.step;
       break;
@@ -310,7 +315,7 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                             "(means; rebins %" PetscInt_FMT ")\n",
                             (double)(t[0] / per), (double)(t[1] / per), (double)(t[2] / per), j->s.rebins));
     }
-    PetscCall(BalanceReport(&j->s.bal, &j->s.prm, &j->s.dom, j->output));
+    PetscCall(BalanceReport(&j->s.bal, &j->s.prm, &j->s.dom, j->output, j->prm.restart[0] ? j->step0 : -1));
     PetscCall(SimModulesFinish(&j->s, j->output, j->output ? j->w.file : -1, j->output ? j->w.dxpl : -1));
     if (j->prm.n > 0)
       PetscCall(PetscPrintf(comm,

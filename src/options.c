@@ -434,6 +434,13 @@ PetscReal ParamsExitDepth(const Params *p)
   return 2 * InitRadiusMax(p) + ParamsSpeedMax(p) * ParamsTimeGapMax(p);
 }
 
+void TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len)
+{
+  const size_t n = strlen(path);
+  if (n > 3 && !strcmp(path + n - 3, ".h5")) snprintf(out, len, "%.*s.%s.h5", (int)(n - 3), path, name);
+  else snprintf(out, len, "%s.%s.h5", path, name);
+}
+
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
 {
   const PetscReal k = 1 / (prm->trajFps * prm->dt), dt = prm->dt;
@@ -984,24 +991,54 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
 static const char *g_config = NULL; /* -options_file_yaml, taken from argv before PETSc */
 
 /* No output is an input or another output (files.c compares the files, not the strings:
-   "o.h5", "./o.h5" and a link to it are one file). */
+   "o.h5", "./o.h5" and a link to it are one file).  The outputs are every file the run
+   may write: the snapshots and their sidecar, the tables of a crowd, the balance log,
+   the contact file, the checkpoint, and the trajectory with one file per floor. */
 static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
 {
-  enum { NSUFFIX = 6 };
-  static const char *const suffix[NSUFFIX] = {".h5",          ".xdmf",       ".exits.csv", ".evacuation.csv",
-                                              ".sensors.csv", ".balance.csv"};
-  static const char *const role[NSUFFIX]   = {"the snapshots of -output",     "the ParaView file of -output",
-                                              "the exit records of -output",  "the evacuation curve of -output",
-                                              "the sensor counts of -output", "the balance log of -output"};
-  char                     names[NSUFFIX][PETSC_MAX_PATH_LEN + 24];
-  FileRole                 f[NSUFFIX + 8];
-  PetscInt                 n = 0;
+  enum { NSUFFIX = 11, NFIXED = 7 };
+  static const char *const suffix[NSUFFIX] = {
+    ".h5",           ".xdmf",       ".balance.csv", ".exits.csv",   ".evacuation.csv", ".sensors.csv",
+    ".arrivals.csv", ".floors.csv", ".agents.csv",  "_contacts.h5", "_contacts.xdmf"};
+  static const char *const role[NSUFFIX] = {"the snapshots of -output",
+                                            "the ParaView file of -output",
+                                            "the balance log of -output",
+                                            "the exit records of -output",
+                                            "the evacuation curve of -output",
+                                            "the sensor counts of -output",
+                                            "the arrivals of -output",
+                                            "the floors' occupancy of -output",
+                                            "the agents' table of -output",
+                                            "the contacts of -contact_output",
+                                            "the contacts' ParaView file of -contact_output"};
+  const PetscBool          crowd         = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  Geometry                 geo;
+  PetscInt                 nfloor = 0, n = 0;
+  FileRole                *f;
+  char(*names)[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 24];
+  char(*what)[GEOM_NAME_LEN + 48];
   PetscFunctionBeginUser;
+  if (p->traj[0] && crowd) { /* the per-floor trajectory files (trajectory.c) */
+    PetscCall(GeometryRead(comm, p->geometry, p->walk, &geo));
+    nfloor = geo.nfloors;
+  }
+  PetscCall(
+    PetscMalloc3(NSUFFIX + NFIXED + nfloor + p->nsrc, &f, NSUFFIX + nfloor, &names, nfloor + p->nsrc + 1, &what));
   if (strcmp(p->output, "none"))
     for (int k = 0; k < NSUFFIX; k++) {
-      PetscCall(PetscSNPrintf(names[k], sizeof(names[k]), "%s%s", p->output, suffix[k]));
-      f[n++] = (FileRole){role[k], names[k], PETSC_FALSE, NULL};
+      if (k >= 3 && k < 9 && !crowd) continue;   /* a crowd's tables */
+      if (k >= 9 && !p->contactOutput) continue; /* -contact_output's files */
+      PetscCall(PetscSNPrintf(names[n], sizeof(names[n]), "%s%s", p->output, suffix[k]));
+      f[n] = (FileRole){role[k], names[n], PETSC_FALSE, NULL};
+      n++;
     }
+  for (PetscInt k = 0; k < nfloor; k++) {
+    TrajectoryFloorPath(p->traj, geo.floor[k].name, names[n], sizeof(names[n]));
+    PetscCall(PetscSNPrintf(what[k], sizeof(what[k]), "the trajectory of floor '%s' (-trajectory)", geo.floor[k].name));
+    f[n] = (FileRole){what[k], names[n], PETSC_FALSE, NULL};
+    n++;
+  }
+  if (p->traj[0] && crowd) PetscCall(GeometryDestroy(&geo));
   f[n++] = (FileRole){"-checkpoint", p->checkpoint, PETSC_FALSE, "-restart"};
   f[n++] = (FileRole){"-trajectory", p->traj, PETSC_FALSE, NULL};
   f[n++] = (FileRole){"-edmd_log", p->edmdLog, PETSC_FALSE, NULL};
@@ -1009,7 +1046,15 @@ static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
   f[n++] = (FileRole){"-geometry", strncmp(p->geometry, "builtin:", 8) ? p->geometry : NULL, PETSC_TRUE, NULL};
   f[n++] = (FileRole){"-options_file_yaml", g_config, PETSC_TRUE, NULL};
   f[n++] = (FileRole){"-init_file", p->init == INIT_FILE ? p->initFile : NULL, PETSC_TRUE, NULL};
-  PetscCall(FilesCheckDistinct(comm, n, f));
+  for (PetscInt k = 0; k < p->nsrc; k++) { /* the sources' tables of arrival times */
+    PetscCall(PetscSNPrintf(what[nfloor + k], sizeof(what[0]), "-src_%s_table", p->src[k].name));
+    f[n++] = (FileRole){what[nfloor + k], p->src[k].table, PETSC_TRUE, NULL};
+  }
+  {
+    PetscErrorCode ierr = FilesCheckDistinct(comm, n, f);
+    PetscCall(PetscFree3(f, names, what)); /* before its error */
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -10,7 +10,9 @@
  *   - that it has room for at least what the run is sure to write: 16 bytes per disk
  *     and snapshot (the positions alone; radii, ids and velocities come on top) for
  *     the snapshots the schedule asks for, and two checkpoints of 48 bytes per disk
- *     (the file and its temporary copy).  Crowds may end early (agents leave), so for
+ *     (the file and its temporary copy); with -contact_output, 104 bytes per contact at
+ *     every snapshot (contact_output.c), counted as one contact per disk (a packing at
+ *     rest has about two).  Crowds may end early (agents leave), so for
  *     them only the first and last snapshots count.  The free space is statvfs's
  *     f_bavail (what an unprivileged writer may use).
  * The verdict is broadcast, so every rank stops with the same single message.  A disk
@@ -72,7 +74,7 @@ PetscErrorCode OutputPreflight(MPI_Comm comm, const Params *prm)
     const double n = (double)prm->n;
     const double frames =
       prm->geometry[0] || prm->outputEvery <= 0 ? 2 : 2 + (double)prm->steps / (double)prm->outputEvery;
-    const double snap = 16 * n * frames, chk = prm->checkpoint[0] ? 2 * 48 * n : 0;
+    const double snap = (16 + (prm->contactOutput ? 104 : 0)) * n * frames, chk = prm->checkpoint[0] ? 2 * 48 * n : 0;
     char         d1[PETSC_MAX_PATH_LEN], d2[PETSC_MAX_PATH_LEN], h5[PETSC_MAX_PATH_LEN + 8];
     snprintf(h5, sizeof(h5), "%s.h5", prm->output);
     DirOf(h5, d1, sizeof(d1));

@@ -23,7 +23,10 @@
  * so a run killed with SIGKILL leaves a readable file that holds at least every frame up
  * to its last checkpoint.  A restart reopens the file and drops the rows of frames after
  * the checkpoint's step (the frame column is sorted: a binary search finds where they
- * start).  It refuses a file that is no trajectory of throng's, or one written at another
+ * start), and flushes the cut at once: parallel HDF5 1.10 keeps the chunk a shrink cuts
+ * through in its cache, filled beyond the new end, and would write it back over the
+ * first frame the restart appends (io_h5md.c, CutSeries).  A file the checkpoint's run
+ * wrote must still be there (checkpoint.c).  It refuses a file that is no trajectory of throng's, or one written at another
  * frame rate: its frame numbers would mean other times.
  * A scene of floors (floors.c) is written once whole (its walkable area the floors side
  * by side, a MULTIPOLYGON that PedPy's WalkableArea refuses) and once per floor, in
@@ -69,7 +72,7 @@ static PetscErrorCode OpenOne(MPI_Comm comm, const Sim *s, const TrajWriter *t, 
                       "this checkpoint belongs to, or a new name"
                     : "-trajectory: cannot create HDF5 file '%s' (directory missing or not writable?)",
              path);
-  type = RowType();
+  type   = RowType();
   *rowsp = 0;
   if (!exists) {
     const hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 16384;
@@ -88,13 +91,14 @@ static PetscErrorCode OpenOne(MPI_Comm comm, const Sim *s, const TrajWriter *t, 
   } else { /* a restart: keep the frames up to the checkpoint's */
     hid_t   sp;
     hsize_t n, lo = 0, hi;
-    double fps = 0;
-    int    bad = H5Lexists(file, "trajectory", H5P_DEFAULT) <= 0;
+    double  fps = 0;
+    int     bad = H5Lexists(file, "trajectory", H5P_DEFAULT) <= 0;
     if (!bad) {
       hid_t dt, a;
-      ds  = H5Dopen2(file, "trajectory", H5P_DEFAULT);
-      dt  = ds >= 0 ? H5Dget_type(ds) : -1;
-      bad = dt < 0 || H5Tget_class(dt) != H5T_COMPOUND || H5Tget_nmembers(dt) != 4 || H5Tget_size(dt) != sizeof(TrajRow);
+      ds = H5Dopen2(file, "trajectory", H5P_DEFAULT);
+      dt = ds >= 0 ? H5Dget_type(ds) : -1;
+      bad =
+        dt < 0 || H5Tget_class(dt) != H5T_COMPOUND || H5Tget_nmembers(dt) != 4 || H5Tget_size(dt) != sizeof(TrajRow);
       if (dt >= 0) H5Tclose(dt);
       a   = !bad && H5Aexists(ds, "fps") > 0 ? H5Aopen(ds, "fps", H5P_DEFAULT) : -1;
       bad = bad || a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &fps) < 0;
@@ -131,19 +135,12 @@ static PetscErrorCode OpenOne(MPI_Comm comm, const Sim *s, const TrajWriter *t, 
     }
     *rowsp = lo;
     PetscCallHDF5(comm, H5Dset_extent(ds, rowsp));
+    PetscCallHDF5(comm, H5Fflush(file, H5F_SCOPE_GLOBAL)); /* before any write: see above */
   }
   H5Tclose(type);
   *filep = file;
   *dsp   = ds;
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The file of floor f: FILE.h5 -> FILE.NAME.h5 (or FILE.NAME.h5 when FILE has no .h5). */
-static void FloorPath(const char *path, const char *name, char *out, size_t len)
-{
-  const size_t n = strlen(path);
-  if (n > 3 && !strcmp(path + n - 3, ".h5")) snprintf(out, len, "%.*s.%s.h5", (int)(n - 3), path, name);
-  else snprintf(out, len, "%s.%s.h5", path, name);
 }
 
 PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
@@ -179,10 +176,10 @@ PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t)
     t->kfloor = ParticlesFindField(&s->P, "floor");
     PetscCall(PetscMalloc3(t->nfloor, &t->ffile, t->nfloor, &t->fds, t->nfloor, &t->frows));
     for (PetscInt f = 0; f < t->nfloor; f++) {
-      char path[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 8];
+      char     path[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 8];
       char    *wkt;
       PetscInt parts;
-      FloorPath(prm->traj, g->floor[f].name, path, sizeof(path));
+      TrajectoryFloorPath(prm->traj, g->floor[f].name, path, sizeof(path));
       PetscCall(CrowdAreaWKT(s, f, &wkt, &parts)); /* the floor and its doors' lanes */
       PetscCall(OpenOne(comm, s, t, path, wkt, &t->ffile[f], &t->fds[f], &t->frows[f]));
       PetscCall(PetscFree(wkt));
@@ -236,7 +233,8 @@ PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s)
       for (PetscInt i = 0; i < count; i++) {
         PetscInt64 fl;
         memcpy(&fl, recs.rec + (size_t)recs.words * i + recs.word[t->kfloor], 8);
-        if (fl == f) rows[m++] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
+        if (fl == f)
+          rows[m++] = (TrajRow){IoRecsId(&recs, i), frame, IoRecsReal(&recs, i, PF_X), IoRecsReal(&recs, i, PF_Y)};
       }
       PetscCall(AppendRows(t, t->fds[f], &t->frows[f], m, rows));
     }

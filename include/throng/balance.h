@@ -39,5 +39,8 @@ PetscInt64 BalanceHeaviest(const PetscInt nt[2], const PetscInt64 *W, const Pets
 PetscErrorCode BalanceCheck(Balance *b, const Params *prm, const Domain *d, const Particles *P, PetscLogDouble busy,
                             PetscInt step, PetscReal time, PetscBool *repartition, PetscMPIInt p[2], PetscInt **cx,
                             PetscInt **cy);
-/* The summary line, and PREFIX.balance.csv if writeFile. Collective. */
-PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile);
+/* The summary line, and PREFIX.balance.csv if writeFile; a run restarted from step
+   from (>= 0; -1: a new run) keeps the file's rows up to that step. Collective. */
+PetscErrorCode BalanceReport(const Balance *b, const Params *prm, const Domain *d, PetscBool writeFile, PetscInt from);
+/* PREFIX.balance.csv as far as the run has come (rank 0 writes; the others return). */
+PetscErrorCode BalanceWriteCSV(const Balance *b, const Params *prm, const Domain *d, PetscInt from);

@@ -176,6 +176,8 @@ PetscReal ParamsTimeGapMax(const Params *p);
 PetscReal ParamsExitDepth(const Params *p);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
+/* The trajectory file of floor NAME beside -trajectory FILE: FILE.h5 -> FILE.NAME.h5. */
+void           TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len);
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p);
 /* Whether the option (name without the dash) was given, not left at its default. */
 PetscBool ParamsGiven(const Params *p, const char *name);
