@@ -62,9 +62,14 @@
 typedef struct {
   PetscInt64 sum;     /* the last step's sum of Delta . l over the deformed axes, all ranks  */
   PetscReal  P;       /* ... as a pressure                                                  */
-  PetscReal  mean[3]; /* sum of P, of phi and the number of steps after step from         */
-  PetscInt   from;    /* the second half of the run: steps / 2 (or a restart's earlier one) */
   PetscReal  line[2]; /* sum of P and steps since the last progress line                     */
+  /* the summary's means are over the second half of the run, steps (steps/2, steps].  A
+     restart may change -steps, and so where that half starts, but never to before half
+     the checkpoint's step (steps >= step): so the pairs (P, phi) of the steps after
+     hist0 = step / 2 are kept, and go into checkpoints, and any half can be averaged    */
+  PetscInt   hist0; /* the step before the first kept pair                               */
+  PetscInt   nhist, cap;
+  PetscReal *hist; /* (P, phi) of steps hist0 + 1 ... hist0 + nhist                        */
 } Barostat;
 
 PetscErrorCode BarostatSetFromOptions(Opt *o)
@@ -90,6 +95,11 @@ PetscErrorCode BarostatCheck(MPI_Comm comm, const Params *p)
   if (p->baroP == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(PetscIsNormalReal(p->baroTau) && p->baroTau > 0, comm, PETSC_ERR_USER_INPUT,
              "-barostat_tau %.6g: must be a positive time", (double)p->baroTau);
+  {
+    char text[64];
+    PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)p->baroTau));
+    PetscCall(ParamsCheckTime(comm, "-barostat_tau", text, p->baroTau));
+  }
   PetscCheck(p->dt / p->baroTau < 0.01, comm, PETSC_ERR_USER_INPUT,
              "-barostat_tau %.6g with -dt %.6g: the box could change by %.3g %% per step; keep dt / tau below 1 %%",
              (double)p->baroTau, (double)p->dt, (double)(100 * p->dt / p->baroTau));
@@ -145,7 +155,14 @@ static PetscErrorCode BarostatStepEnd(Sim *s, void *ctx, const char **stop)
   b->P   = Pressure(s, b->sum);
   b->line[0] += b->P, b->line[1] += 1;
   const PetscReal phi = DeformPackingFraction(s);
-  if (s->step > b->from) b->mean[0] += b->P, b->mean[1] += phi, b->mean[2] += 1;
+  if (s->step / 2 > b->hist0 + 1024) { /* pairs no later half can start before are dropped */
+    const PetscInt drop = PetscMin(b->nhist, s->step / 2 - b->hist0);
+    PetscCall(PetscArraymove(b->hist, b->hist + 2 * drop, 2 * (b->nhist - drop)));
+    b->nhist -= drop, b->hist0 += drop;
+  }
+  PetscCall(ThrongGrow(&b->hist, 2 * sizeof(PetscReal), b->nhist, &b->cap));
+  b->hist[2 * b->nhist] = b->P, b->hist[2 * b->nhist + 1] = phi;
+  b->nhist++;
   if ((s->step % K == 0 || s->step == p->steps) && !p->quiet) {
     PetscCall(PetscPrintf(s->dom.comm,
                           "barostat: step %" PetscInt_FMT
@@ -155,24 +172,30 @@ static PetscErrorCode BarostatStepEnd(Sim *s, void *ctx, const char **stop)
                           (double)BarostatRate(s)));
     b->line[0] = b->line[1] = 0;
   }
-  if (s->step == p->steps && b->mean[2] > 0)
-    PetscCall(PetscPrintf(s->dom.comm,
-                          "summary: barostat p %.6e  phi %.6f  (means over the %.0f steps after step %" PetscInt_FMT
-                          "; target p %.6e, tau %.6g)\n",
-                          (double)(b->mean[0] / b->mean[2]), (double)(b->mean[1] / b->mean[2]), (double)b->mean[2],
-                          b->from, (double)p->baroP, (double)p->baroTau));
+  if (s->step == p->steps) { /* the means over the second half, summed in step order */
+    const PetscInt from = p->steps / 2;
+    PetscReal      m[3] = {0, 0, 0};
+    for (PetscInt k = PetscMax(0, from - b->hist0); k < b->nhist; k++)
+      m[0] += b->hist[2 * k], m[1] += b->hist[2 * k + 1], m[2] += 1;
+    if (m[2] > 0)
+      PetscCall(PetscPrintf(s->dom.comm,
+                            "summary: barostat p %.6e  phi %.6f  (means over the %.0f steps after step %" PetscInt_FMT
+                            "; target p %.6e, tau %.6g)\n",
+                            (double)(m[0] / m[2]), (double)(m[1] / m[2]), (double)m[2], from, (double)p->baroP,
+                            (double)p->baroTau));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BarostatCheckpointWrite(const Sim *s, void *ctx, hid_t grp, hid_t dxpl)
 {
   const Barostat *b    = (const Barostat *)ctx;
-  const double    v[6] = {(double)b->mean[0], (double)b->mean[1], (double)b->mean[2],
-                          (double)b->line[0], (double)b->line[1], (double)b->from};
-  (void)dxpl;
+  const double    v[4] = {(double)b->line[0], (double)b->line[1], (double)b->hist0, (double)b->nhist};
+  hsize_t         d[1] = {2 * (hsize_t)b->nhist};
   PetscFunctionBeginUser;
   PetscCall(IoWriteAttr(s->dom.comm, grp, "barostat_sum", H5T_NATIVE_INT64, 1, &b->sum));
-  PetscCall(IoWriteAttr(s->dom.comm, grp, "barostat_means", H5T_NATIVE_DOUBLE, 6, v));
+  PetscCall(IoWriteAttr(s->dom.comm, grp, "barostat_line_hist", H5T_NATIVE_DOUBLE, 4, v));
+  PetscCall(IoWriteRoot(s->dom.comm, grp, dxpl, "barostat_history", H5T_NATIVE_DOUBLE, 1, d, b->hist));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -200,22 +223,25 @@ static PetscErrorCode ReadAttr(MPI_Comm comm, hid_t grp, const char *name, hid_t
 static PetscErrorCode BarostatCheckpointRead(Sim *s, void *ctx, hid_t grp, const char *path)
 {
   Barostat *b = (Barostat *)ctx;
-  double    v[6];
+  double    v[4];
   int64_t   sum;
+  int       bad = 0;
   PetscFunctionBeginUser;
   PetscCall(ReadAttr(s->dom.comm, grp, "barostat_sum", H5T_NATIVE_INT64, MPI_INT64_T, 1, &sum, path));
-  PetscCall(ReadAttr(s->dom.comm, grp, "barostat_means", H5T_NATIVE_DOUBLE, MPI_DOUBLE, 6, v, path));
-  b->sum = (PetscInt64)sum;
-  for (int k = 0; k < 3; k++) b->mean[k] = (PetscReal)v[k];
-  b->line[0] = (PetscReal)v[3], b->line[1] = (PetscReal)v[4];
-  b->from = (PetscInt)v[5];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode BarostatCreated(Sim *s, void *ctx)
-{
-  PetscFunctionBeginUser;
-  ((Barostat *)ctx)->from = s->prm.steps / 2;
+  PetscCall(ReadAttr(s->dom.comm, grp, "barostat_line_hist", H5T_NATIVE_DOUBLE, MPI_DOUBLE, 4, v, path));
+  b->sum     = (PetscInt64)sum;
+  b->line[0] = (PetscReal)v[0], b->line[1] = (PetscReal)v[1];
+  b->hist0 = (PetscInt)v[2];
+  PetscCheck(v[3] >= 0 && v[3] <= 1e9 && v[2] >= 0 && v[2] <= 1e9, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+             "restart file '%s': the barostat's history is damaged", path);
+  b->nhist = (PetscInt)v[3];
+  b->cap   = b->nhist + 16;
+  PetscCall(PetscFree(b->hist));
+  PetscCall(PetscMalloc1(2 * b->cap, &b->hist));
+  if (!s->dom.rank) bad = IoReadRoot(grp, "barostat_history", H5T_NATIVE_DOUBLE, 2 * (hsize_t)b->nhist, b->hist) < 0;
+  PetscCall(IoAgree(s->dom.comm, &bad));
+  PetscCheck(!bad, s->dom.comm, PETSC_ERR_FILE_READ, "restart file '%s': the barostat's history is damaged", path);
+  PetscCallMPI(MPI_Bcast(b->hist, 2 * (PetscMPIInt)b->nhist, MPIU_REAL, 0, s->dom.comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,13 +251,6 @@ static PetscErrorCode BarostatRestored(Sim *s, void *ctx)
   Barostat *b = (Barostat *)ctx;
   PetscFunctionBeginUser;
   b->P = Pressure(s, b->sum);
-  /* The means belong to the second half of the checkpointed run's -steps.  If this run's
-     second half starts after the checkpoint they start again there, as in a straight run;
-     otherwise they go on and the summary names the step they start from.              */
-  if (s->prm.steps / 2 >= s->step || !(b->mean[2] > 0)) {
-    b->from    = s->prm.steps / 2;
-    b->mean[0] = b->mean[1] = b->mean[2] = 0;
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -251,6 +270,7 @@ static PetscErrorCode BarostatDestroy(Sim *s, void *ctx)
 {
   (void)s;
   PetscFunctionBeginUser;
+  PetscCall(PetscFree(((Barostat *)ctx)->hist));
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -264,7 +284,6 @@ PetscErrorCode BarostatModuleCreate(const Params *prm, SimModule *m, PetscBool *
   PetscCall(PetscCalloc1(1, &b));
   m->name            = "barostat";
   m->ctx             = b;
-  m->created         = BarostatCreated;
   m->restored        = BarostatRestored;
   m->stepEnd         = BarostatStepEnd;
   m->checkpointWrite = BarostatCheckpointWrite;

@@ -337,10 +337,23 @@ PetscErrorCode CheckpointWrite(const Sim *s, const char *path)
     PetscCall(IoWriteAttr(comm, grp, "n", H5T_NATIVE_LLONG, 0, &n));
     PetscCall(ParamsPhysics(&s->prm, phys, sizeof(phys)));
     PetscCall(IoWriteStringAttr(comm, grp, "physics", phys));
-    {
-      char series[SERIES_LEN];
+    { /* the series files this run has written so far (rank 0 looks; a unit test's Sim
+         may have none) */
+      char series[SERIES_LEN], kept[SERIES_LEN] = "";
       PetscCall(SeriesFiles(s, series, sizeof(series)));
-      PetscCall(IoWriteStringAttr(comm, grp, "series_files", series));
+      if (!rank)
+        for (char *a = series, *b; *a; a = b + 1) {
+          FILE *f;
+          b  = strchr(a, '\n');
+          *b = 0;
+          if ((f = fopen(strchr(a, ' ') + 1, "rb"))) {
+            fclose(f);
+            PetscCall(PetscStrlcat(kept, a, sizeof(kept)));
+            PetscCall(PetscStrlcat(kept, "\n", sizeof(kept)));
+          }
+        }
+      PetscCallMPI(MPI_Bcast(kept, (PetscMPIInt)sizeof(kept), MPI_CHAR, 0, comm));
+      PetscCall(IoWriteStringAttr(comm, grp, "series_files", kept));
     }
     PetscCall(IoWriteMetadata(comm, grp));
   }

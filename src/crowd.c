@@ -128,6 +128,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   PetscCall(FloorsSetUp(s, &c->floors)); /* floors.c: after the law's wall lists (its lanes are the sweep's) */
   PetscCall(DensitySetUp(s));
   PetscCall(SourcesSetUp(s, c)); /* source.c: after the field (a spot must reach an exit) */
+  PetscCall(StallSetUp(s, &c->stall));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -376,11 +377,12 @@ static PetscErrorCode ExitSetUp(Sim *s)
   PetscFunctionBeginUser;
   for (PetscInt e = 0; e < g->nexits; e++) { /* every door must let an agent through */
     const PetscReal w = ExitWidth(g, e);
-    PetscCheck(
-      w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT,
-      "exit %" PetscInt_FMT
-      " of '%s' is %g m wide, not wider than an agent (diameter %g m): no one could pass it; widen it or lower -radius",
-      e, s->prm.geometry, (double)w, (double)(2 * s->rmax));
+    char            opt[64], name[GEOM_NAME_LEN + 16];
+    ParamsRadiusOption(&s->prm, opt, sizeof(opt));
+    PetscCheck(w > 2 * s->rmax, s->dom.comm, PETSC_ERR_USER_INPUT,
+               "%s of '%s' is %g m wide, not wider than the largest agent (diameter %g m): no one could pass it; widen "
+               "it or lower %s",
+               GeometryTargetName(g, e, name, sizeof(name)), s->prm.geometry, (double)w, (double)(2 * s->rmax), opt);
   }
   c->exitCross = s->prm.exitRule == EXIT_PASS ? PETSC_TRUE : PETSC_FALSE;
   c->exitDepth = ParamsExitDepth(&s->prm); /* beyond l + v0 T no one is slowed by it */
@@ -658,28 +660,6 @@ static hid_t CrossType(void)
   return t;
 }
 
-/* Dataset `name` of loc with the shape dims (ndim 1 or 2), written from rank 0's buf
-   (collective; nothing is written when it is empty, as HDF5 1.10 requires). */
-PetscErrorCode CrowdWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
-                              const hsize_t *dims, const void *buf)
-{
-  PetscMPIInt rank;
-  hid_t       sp, ds;
-  hsize_t     zero[2] = {0, 0}, cnt[2];
-
-  PetscFunctionBeginUser;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallHDF5(comm, sp = H5Screate_simple(ndim, dims, NULL));
-  PetscCallHDF5(comm, ds = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  PetscCallHDF5(comm, H5Sclose(sp));
-  if (dims[0] * (ndim > 1 ? dims[1] : 1) > 0) {
-    for (int k = 0; k < ndim; k++) cnt[k] = rank ? 0 : dims[k];
-    PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, ndim, zero, cnt, buf));
-  }
-  PetscCallHDF5(comm, H5Dclose(ds));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Exit and sensor records of all ranks on rank 0 (sorted), the density map summed there. */
 static int CompareExitById(const void *a, const void *b)
 {
@@ -731,11 +711,11 @@ static PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const Exit
   hsize_t d[1] = {(hsize_t)tot};
   PetscFunctionBeginUser;
   t = ExitType();
-  PetscCall(CrowdWriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
+  PetscCall(IoWriteRoot(comm, g, dxpl, "exits", t, 1, d, all));
   H5Tclose(t);
   d[0] = (hsize_t)ncr;
   t    = CrossType();
-  PetscCall(CrowdWriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
+  PetscCall(IoWriteRoot(comm, g, dxpl, "sensors", t, 1, d, crs));
   H5Tclose(t);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -924,13 +904,13 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
     PetscCall(PetscMalloc1(r->tot + 1, &st));
     for (PetscInt k = 0; r->all && k < r->tot; k++) st[k] = CrowdStart(s, c, r->all[k].id);
     d[0] = (hsize_t)r->tot;
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
     PetscCall(PetscFree(st));
   }
   if (c->nsrc) { /* the arrivals (replicated: rank 0's rows) */
     d[0] = (hsize_t)c->narr;
     t    = ArrivalType();
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
     H5Tclose(t);
   }
   t = H5Tcreate(H5T_COMPOUND, sizeof(CurveRow));
@@ -938,14 +918,14 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
   H5Tinsert(t, "remaining", HOFFSET(CurveRow, remaining), H5T_NATIVE_INT64);
   H5Tinsert(t, "moving", HOFFSET(CurveRow, moving), H5T_NATIVE_INT64);
   d[0] = (hsize_t)r->ncurve;
-  PetscCall(CrowdWriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
+  PetscCall(IoWriteRoot(comm, g, dxpl, "evacuation", t, 1, d, r->curve));
   H5Tclose(t);
   if (c->dens) {
     hid_t           ds;
     const PetscReal origin[2] = {c->dx0, c->dy0};
     const PetscInt  ns        = c->dsamples;
     d[0] = (hsize_t)c->dny, d[1] = (hsize_t)c->dnx;
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, r->dens));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "density", H5T_NATIVE_DOUBLE, 2, d, r->dens));
     PetscCallHDF5(comm, ds = H5Dopen2(g, "density", H5P_DEFAULT));
     PetscCall(IoWriteAttr(comm, ds, "origin", H5T_NATIVE_DOUBLE, 2, origin));
     PetscCall(IoWriteAttr(comm, ds, "cell", H5T_NATIVE_DOUBLE, 0, &c->dh));
@@ -961,15 +941,17 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
 }
 
 /* When agent id starts to walk: the first step time k h >= its pre-movement time (0
-   without one). */
+   without one).  The quotient is off by at most one step after rounding; the times are
+   bounded (THRONG_MAX_TIME), and so are the corrections, which cannot loop even where
+   k h no longer changes with k. */
 static PetscReal CrowdStart(const Sim *s, const Crowd *c, PetscInt64 id)
 {
   const PetscReal h = s->prm.dt;
   PetscReal       k;
   if (!c->premove || id >= c->nspeed || !(c->premove[id] > 0)) return 0;
   k = PetscCeilReal(c->premove[id] / h);
-  while (k > 0 && h * (k - 1) >= c->premove[id]) k--;
-  while (h * k < c->premove[id]) k++;
+  for (int a = 0; a < 4 && k > 0 && h * (k - 1) >= c->premove[id]; a++) k--;
+  for (int a = 0; a < 4 && h * k < c->premove[id]; a++) k++;
   return h * k;
 }
 
@@ -1016,7 +998,7 @@ static PetscErrorCode Curve(const Sim *s, const Crowd *c, Report *r)
 }
 
 /* Per source (rank 0): its arrivals, and those still waiting to enter. */
-static PetscErrorCode ReportSources(const Sim *s, const Crowd *c)
+static PetscErrorCode ReportSources(const Sim *s, const Crowd *c, PetscInt passages)
 {
   PetscFunctionBeginUser;
   for (PetscInt si = 0; si < c->nsrc; si++) {
@@ -1041,7 +1023,7 @@ static PetscErrorCode ReportSources(const Sim *s, const Crowd *c)
     PetscCall(PetscPrintf(PETSC_COMM_SELF,
                           "summary: crowd: occupancy: %" PetscInt64_FMT " at the start, %" PetscInt64_FMT
                           " arrivals, %" PetscInt64_FMT " departures, %" PetscInt64_FMT " inside at the end\n",
-                          c->n0, (PetscInt64)c->narr, c->total - s->ndisks, s->ndisks));
+                          c->n0, (PetscInt64)c->narr, (PetscInt64)passages, c->total - passages));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1112,7 +1094,7 @@ static PetscErrorCode CrowdFinish(Sim *s, void *ctx, PetscBool writeFiles, hid_t
   PetscCallMPI(MPI_Bcast(&r->ncurve, 1, MPIU_INT, 0, comm));
   if (!rank) PetscCall(ReportLines(s, c, r));
   if (!rank) PetscCall(ReportPopulations(s, c));
-  if (!rank) PetscCall(ReportSources(s, c));
+  if (!rank) PetscCall(ReportSources(s, c, r->tot)); /* departures: passages, as the line above */
   PetscCall(RouterReport(s, &c->route));
   PetscCall(FloorsReport(s, &c->floors, r->tot, r->all, writeFiles));
   if (writeFiles) PetscCall(ReportCSV(s, c, r));
@@ -1149,14 +1131,14 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   PetscCall(WriteTables(comm, g, dxpl, all, tot, crs, ncr));
   if (c->dens) {
     d[0] = (hsize_t)c->dny * c->dnx;
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "density_counts", H5T_NATIVE_DOUBLE, 1, d, dens));
   }
   if (c->nsrc) { /* the arrivals, and each source's next arrival */
     hid_t           t = ArrivalType();
     PetscReal       st[2 * THRONG_MAX_SOURCES];
     const long long na = (long long)c->narr;
     d[0]               = (hsize_t)c->narr;
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "arrivals", t, 1, d, c->arr));
     H5Tclose(t);
     for (PetscInt si = 0; si < c->nsrc; si++) st[2 * si] = (PetscReal)c->src[si].k, st[2 * si + 1] = c->src[si].next;
     PetscCall(IoWriteAttr(comm, g, "sources_k_next", H5T_NATIVE_DOUBLE, 2 * c->nsrc, st));
@@ -1164,30 +1146,16 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   }
   if (c->premove) { /* the pre-movement times, so that a restart goes on with these */
     d[0] = (hsize_t)c->nspeed;
-    PetscCall(CrowdWriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
+    PetscCall(IoWriteRoot(comm, g, dxpl, "premove", H5T_NATIVE_DOUBLE, 1, d, c->premove));
   }
   PetscCall(RouterCheckpointWrite((Sim *)s, &c->route, g, dxpl));
   PetscCall(FloorsCheckpointWrite(s, &c->floors, g, dxpl));
+  PetscCall(StallCheckpointWrite(s, &c->stall, g));
   PetscCallHDF5(comm, H5Gclose(g));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree(crs));
   PetscCall(PetscFree(dens));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Rank 0 reads one table of `want` rows (or fails). */
-herr_t CrowdReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf)
-{
-  hid_t   ds, sp;
-  hsize_t n = 0;
-  herr_t  e = -1;
-  if (H5Lexists(g, name, H5P_DEFAULT) <= 0 || (ds = H5Dopen2(g, name, H5P_DEFAULT)) < 0) return -1;
-  if ((sp = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(sp) == 1 &&
-      H5Sget_simple_extent_dims(sp, &n, NULL) == 1 && n == want)
-    e = want ? H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
-  if (sp >= 0) H5Sclose(sp);
-  H5Dclose(ds);
-  return e;
 }
 
 /* The arrivals of a checkpoint (group g) and the sources' states; the arrivals are let
@@ -1233,7 +1201,7 @@ static PetscErrorCode RestoreArrivals(Sim *s, Crowd *c, hid_t g, const char *pat
   PetscCall(PetscMalloc1(c->capArr, &c->arr));
   if (!rank) {
     hid_t t = ArrivalType();
-    ok      = CrowdReadRoot(g, "arrivals", t, (hsize_t)na, c->arr) >= 0;
+    ok      = IoReadRoot(g, "arrivals", t, (hsize_t)na, c->arr) >= 0;
     H5Tclose(t);
   }
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
@@ -1321,10 +1289,11 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
       PetscCall(PetscMalloc1(c->capCross, &c->cross));
       c->nleft  = (PetscInt)n[0];
       c->ncross = (PetscInt)n[1];
-      ok        = !IoInjectFault(comm, "crowd-records") && CrowdReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
-           CrowdReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
-      if (ok && c->dens) ok = CrowdReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
-      if (ok && c->premove) ok = CrowdReadRoot(g, "premove", H5T_NATIVE_DOUBLE, (hsize_t)c->nspeed, c->premove) >= 0;
+      ok        = !IoInjectFault(comm, "crowd-records") && IoReadRoot(g, "exits", te, n[0], c->left) >= 0 &&
+           IoReadRoot(g, "sensors", tc, n[1], c->cross) >= 0;
+      if (ok && c->dens)
+        ok = IoReadRoot(g, "density_counts", H5T_NATIVE_DOUBLE, (hsize_t)c->dnx * c->dny, c->dens) >= 0;
+      if (ok && c->premove) ok = IoReadRoot(g, "premove", H5T_NATIVE_DOUBLE, (hsize_t)c->nspeed, c->premove) >= 0;
       H5Tclose(te);
       H5Tclose(tc);
     }
@@ -1337,6 +1306,7 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
   {
     PetscErrorCode ierr = RouterCheckpointRead(s, &c->route, g, path);
     if (!ierr) ierr = FloorsCheckpointRead(s, &c->floors, g, path);
+    if (!ierr) ierr = StallCheckpointRead(s, &c->stall, g, path);
     H5Gclose(g);
     PetscCall(ierr);
   }
@@ -1386,6 +1356,8 @@ static PetscErrorCode CrowdDigest(const Sim *s, void *ctx, Digest *dg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscReal CrowdTimeLeft(const Sim *s, void *ctx) { return StallTimeLeft(s, &((Crowd *)ctx)->stall); }
+
 static PetscErrorCode CrowdRebinned(Sim *s)
 {
   PetscFunctionBeginUser;
@@ -1402,7 +1374,7 @@ static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
   Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
   if (!c->total) c->total = s->ndisks; /* else: from the checkpoint's crowd records */
-  c->floors.known = 0; /* the floors are no checkpoint field: looked up again */
+  c->floors.known = 0;                 /* the floors are no checkpoint field: looked up again */
   PetscCall(FloorsUpdateFields(s, &c->floors));
   PetscCall(CrowdSensorsMark(s));
   PetscCall(CrowdRebinned(s));
@@ -1431,10 +1403,11 @@ static PetscErrorCode CrowdStepEnd(Sim *s, void *ctx, const char **stop)
   PetscFunctionBeginUser;
   (void)ctx;
   PetscCall(CrowdExits(s));
-  PetscCall(FloorsStep(s, &CrowdOf(s)->floors));        /* floors.c: through the links */
-  PetscCall(SourcesStep(s, CrowdOf(s)));                /* source.c: arrivals */
+  PetscCall(FloorsStep(s, &CrowdOf(s)->floors));         /* floors.c: through the links */
+  PetscCall(SourcesStep(s, CrowdOf(s)));                 /* source.c: arrivals */
   PetscCall(FloorsUpdateFields(s, &CrowdOf(s)->floors)); /* each agent's floor, for the snapshots */
   if (s->ndisks == 0 && !SourcesPending(CrowdOf(s))) *stop = "every agent has left";
+  else PetscCall(StallStep(s, &CrowdOf(s)->stall, stop)); /* stall.c: a crowd that no longer moves */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1458,6 +1431,7 @@ PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
   m->checkpointWrite = CrowdCheckpointWrite;
   m->checkpointRead  = CrowdCheckpointRead;
   m->digest          = CrowdDigest;
+  m->timeLeft        = CrowdTimeLeft;
   m->destroy         = CrowdDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

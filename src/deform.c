@@ -106,7 +106,9 @@ PetscErrorCode DeformCheck(MPI_Comm comm, const Params *p)
              (double)p->shearRate, (double)p->dt, (double)(100 * PetscAbsReal(p->shearRate * p->dt)));
   PetscCheck(p->deformPhi == 0 || p->deformRate != 0, comm, PETSC_ERR_USER_INPUT,
              "-deform_phi %.6g needs -deform_rate (the rate at which the box approaches it)", (double)p->deformPhi);
-  PetscCheck(p->deformPhi >= 0 && p->deformPhi <= hex, comm, PETSC_ERR_USER_INPUT,
+  PetscCheck(p->deformPhi >= 0, comm, PETSC_ERR_USER_INPUT,
+             "-deform_phi %.6g: a packing fraction is >= 0 (0: no target)", (double)p->deformPhi);
+  PetscCheck(p->deformPhi <= hex, comm, PETSC_ERR_USER_INPUT,
              "-deform_phi %.6g: above the hexagonal close packing %.6f, no packing of disks reaches it",
              (double)p->deformPhi, (double)hex);
   PetscFunctionReturn(PETSC_SUCCESS);

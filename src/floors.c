@@ -130,7 +130,7 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
                               q[3] + w * uy + 1e-6 * o[1], q[2] + w * ux + L * o[0], q[3] + w * uy + L * o[1],
                               q[0] - w * ux + L * o[0], q[1] - w * uy + L * o[1]};
     PetscReal        a;
-    PetscCall(GeometryPolygonArea(g, 4, xy, &a));
+    PetscCall(GeometryPolygonArea(g, 4, xy, &a)); /* a rectangle: never -1 */
     PetscCheck(a <= 1e-6 * (g->link[k >> 1].len + 2 * w) * L, comm, PETSC_ERR_USER_INPUT,
                "link on line %" PetscInt_FMT " of '%s': its %s line (%g %g, %g %g) has no room behind it: the lane where "
                "agents wait to go through (%g m deep, and %g m wider than the line at each end) overlaps the walkable "
@@ -540,7 +540,7 @@ PetscErrorCode FloorsCheckpointWrite(const Sim *s, const Floors *f, hid_t grp, h
   for (PetscInt k = 0; k < f->nrec; k++)
     buf[3 * k] = (double)f->rec[k].id, buf[3 * k + 1] = f->rec[k].time, buf[3 * k + 2] = (double)f->rec[k].side;
   d[0] = 3 * (hsize_t)f->nrec;
-  PetscCall(CrowdWriteRoot(comm, grp, dxpl, "link_passages", H5T_NATIVE_DOUBLE, 1, d, buf));
+  PetscCall(IoWriteRoot(comm, grp, dxpl, "link_passages", H5T_NATIVE_DOUBLE, 1, d, buf));
   PetscCall(PetscFree(buf));
   PetscCall(IoWriteAttr(comm, grp, "link_passages_waits", H5T_NATIVE_LLONG, 2, v));
   PetscCall(IoWriteAttr(comm, grp, "floor_start", H5T_NATIVE_LLONG, (hsize_t)s->geom.nfloors, f->start));
@@ -581,7 +581,7 @@ PetscErrorCode FloorsCheckpointRead(Sim *s, Floors *f, hid_t grp, const char *pa
   PetscCallMPI(MPI_Bcast(v, 2, MPI_LONG_LONG, 0, comm));
   PetscCallMPI(MPI_Bcast(f->start, (PetscMPIInt)s->geom.nfloors, MPIU_INT64, 0, comm));
   PetscCall(PetscMalloc1(3 * v[0] + 1, &buf));
-  if (!rank) ok = CrowdReadRoot(grp, "link_passages", H5T_NATIVE_DOUBLE, 3 * (hsize_t)v[0], buf) >= 0;
+  if (!rank) ok = IoReadRoot(grp, "link_passages", H5T_NATIVE_DOUBLE, 3 * (hsize_t)v[0], buf) >= 0;
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
   PetscCheck(ok, comm, PETSC_ERR_FILE_READ, "restart file '%s': the floors' records are damaged", path);
   PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)(3 * v[0]), MPI_DOUBLE, 0, comm));

@@ -403,11 +403,14 @@ static PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lin
   z->line = lineno;
   v       = strtod(a, &end);
   if (end == a || !isfinite(v) || (stair ? v < 0 || v > 100 : v <= 0 || v > 1)) {
+    char word[32];
+    snprintf(word, sizeof(word), "%.*s", (int)strcspn(a, " \t("), a);
     PetscCall(PetscSNPrintf(err, errlen,
                             stair ? "line %d: expected 'stair RISE LINESTRING (foot x y, head x y) POLYGON (...)' "
-                                    "with the rise in metres, 0 to 100"
-                                  : "line %d: expected 'zone FACTOR POLYGON (...)' with the speed factor in (0, 1]",
-                            lineno));
+                                    "with the rise in metres, 0 to 100; the rise is '%s'"
+                                  : "line %d: expected 'zone FACTOR POLYGON (...)' with the speed factor in (0, 1]; "
+                                    "the factor is '%s'",
+                            lineno, word));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   a = end;
@@ -458,7 +461,6 @@ static PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lin
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 /* ---- floors and links (the model: src/floors.c) ------------------------------------ */
 
 #define GEOM_MAX_FLOORS 64
@@ -505,7 +507,7 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
     }
     end = e2;
   }
-  fl.line   = lineno;
+  fl.line    = lineno;
   gm->msg[0] = 0;
   geom       = GEOSWKTReader_read_r(h, rd, end);
   if (!geom) {
@@ -518,7 +520,7 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
     PetscBool ok = n > 0 ? PETSC_TRUE : PETSC_FALSE;
     for (int k = 0; k < n && ok; k++) {
       const GEOSGeometry *part = GEOSGetGeometryN_r(h, geom, k);
-      ok = (PetscBool)(GEOSGeomTypeId_r(h, part) == GEOS_POLYGON && GEOSisValid_r(h, part) == 1);
+      ok                       = (PetscBool)(GEOSGeomTypeId_r(h, part) == GEOS_POLYGON && GEOSisValid_r(h, part) == 1);
     }
     GEOSGeometry *u = ok ? GEOSUnaryUnion_r(h, geom) : NULL;
     if (u) {
@@ -540,7 +542,8 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
     char *why = GEOSisValidReason_r(h, geom);
     snprintf(err, errlen, "line %d: floor '%s' is not a valid polygon: %s", lineno, fl.name, why ? why : "?");
     GEOSFree_r(h, why);
-  } else if (fp->nfloor == GEOM_MAX_FLOORS) snprintf(err, errlen, "line %d: more than %d floors", lineno, GEOM_MAX_FLOORS);
+  } else if (fp->nfloor == GEOM_MAX_FLOORS)
+    snprintf(err, errlen, "line %d: more than %d floors", lineno, GEOM_MAX_FLOORS);
   for (PetscInt f = 0; f < fp->nfloor && !err[0]; f++)
     if (!strcmp(fp->decl[f].name, fl.name))
       snprintf(err, errlen, "line %d: a second floor named '%s' (line %d): floor names are unique", lineno, fl.name,
@@ -585,7 +588,8 @@ static void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const
       buf[l2 - l1] = 0;
     } else snprintf(buf, sizeof(buf), "%s", l2);
     geom = GEOSWKTReader_read_r(h, rd, buf);
-    if (geom && GEOSGeomTypeId_r(h, geom) == GEOS_LINESTRING) GEOSCoordSeq_getSize_r(h, GEOSGeom_getCoordSeq_r(h, geom), &np);
+    if (geom && GEOSGeomTypeId_r(h, geom) == GEOS_LINESTRING)
+      GEOSCoordSeq_getSize_r(h, GEOSGeom_getCoordSeq_r(h, geom), &np);
     if (np == 2) {
       const GEOSCoordSequence *cs = GEOSGeom_getCoordSeq_r(h, geom);
       double                   x0, y0, x1, y1;
@@ -625,11 +629,11 @@ static PetscErrorCode FloorsJoin(GEOSContextHandle_t h, FloorParse *fp, GEOSGeom
       double d = 0;
       GEOSDistance_r(h, fp->floor[i], fp->floor[j], &d);
       if (d < GEOM_FLOOR_GAP)
-        PetscCall(PetscSNPrintf(err, errlen,
-                                "floors '%s' (line %d) and '%s' (line %d) are %g m apart in the plane: lay floors out at "
-                                "least %g m apart (agents on one would feel those on the other); links join them",
-                                fp->decl[j].name, (int)fp->decl[j].line, fp->decl[i].name, (int)fp->decl[i].line, d,
-                                GEOM_FLOOR_GAP));
+        PetscCall(PetscSNPrintf(
+          err, errlen,
+          "floors '%s' (line %d) and '%s' (line %d) are %g m apart in the plane: lay floors out at "
+          "least %g m apart (agents on one would feel those on the other); links join them",
+          fp->decl[j].name, (int)fp->decl[j].line, fp->decl[i].name, (int)fp->decl[i].line, d, GEOM_FLOOR_GAP));
     }
   if (err[0]) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt f = 0; f < fp->nfloor; f++) parts[f] = GEOSGeom_clone_r(h, fp->floor[f]);
@@ -667,8 +671,8 @@ static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geomet
   for (PetscInt f = 0; f < fp->nfloor; f++) {
     GeomFloor *fl = &g->floor[f];
     double     b[4], area = 0;
-    *fl       = fp->decl[f];
-    fl->fbeg  = g->nfring;
+    *fl      = fp->decl[f];
+    fl->fbeg = g->nfring;
     PetscCall(AddLines(h, fp->floor[f], &g->fring, NULL, 0, &g->nfring, &cap));
     fl->fend = g->nfring;
     GEOSGeom_getXMin_r(h, fp->floor[f], &b[0]), GEOSGeom_getYMin_r(h, fp->floor[f], &b[1]);
@@ -704,7 +708,8 @@ static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geomet
         GEOSGeometry *bnd = GEOSBoundary_r(h, fp->floor[f]);
         PetscBool     on  = PETSC_TRUE;
         for (int m = 0; m < 3 && on; m++) { /* both ends and the midpoint on its outline */
-          const double  x  = m == 2 ? 0.5 * (sg[0] + sg[2]) : sg[2 * m], y = m == 2 ? 0.5 * (sg[1] + sg[3]) : sg[2 * m + 1];
+          const double x   = m == 2 ? 0.5 * (sg[0] + sg[2]) : sg[2 * m],
+                       y   = m == 2 ? 0.5 * (sg[1] + sg[3]) : sg[2 * m + 1];
           GEOSGeometry *pt = GEOSGeom_createPointFromXY_r(h, x, y);
           double        d  = 1;
           GEOSDistance_r(h, pt, bnd, &d);
@@ -715,10 +720,11 @@ static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geomet
         if (on) lk->floor[q] = f;
       }
       if (lk->floor[q] < 0)
-        PetscCall(PetscSNPrintf(err, errlen,
-                                "line %d: the link's %s line (%g %g, %g %g) is not on the outline of a floor: a link line "
-                                "is an opening in a floor's outer wall or in the wall of a hole (a stairwell) inside it",
-                                (int)lk->line, q ? "second" : "first", sg[0], sg[1], sg[2], sg[3]));
+        PetscCall(
+          PetscSNPrintf(err, errlen,
+                        "line %d: the link's %s line (%g %g, %g %g) is not on the outline of a floor: a link line "
+                        "is an opening in a floor's outer wall or in the wall of a hole (a stairwell) inside it",
+                        (int)lk->line, q ? "second" : "first", sg[0], sg[1], sg[2], sg[3]));
       else { /* the normal that points out of the walkable area */
         const PetscReal dx = sg[2] - sg[0], dy = sg[3] - sg[1], l = PetscSqrtReal(dx * dx + dy * dy);
         const PetscReal nx = dy / l, ny = -dx / l, mx = 0.5 * (sg[0] + sg[2]), my = 0.5 * (sg[1] + sg[3]);
@@ -793,9 +799,9 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
                       isRoute  = (PetscBool)!strncmp(line, "route ", 6),
                       isExit   = (PetscBool)(!strncmp(line, "exit", 4) && !isWay && !isRoute),
                       isSensor = (PetscBool)!strncmp(line, "sensor", 6), isZone = (PetscBool)!strncmp(line, "zone ", 5),
-                      isStair = (PetscBool)!strncmp(line, "stair ", 6), isFloor = (PetscBool)!strncmp(line, "floor ", 6),
-                      isLink = (PetscBool)!strncmp(line, "link ", 5);
-      const char *wktText     = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : isZone ? 5 : 6);
+                      isStair = (PetscBool)!strncmp(line, "stair ", 6),
+                      isFloor = (PetscBool)!strncmp(line, "floor ", 6), isLink = (PetscBool)!strncmp(line, "link ", 5);
+      const char *wktText = line + (isWalk ? 8 : isExit ? 4 : isWay ? 9 : isRoute ? 6 : isZone ? 5 : 6);
       GeomZone    zn;
       char        name[GEOM_NAME_LEN] = "";
       if (!isWalk && !isExit && !isSensor && !isWay && !isRoute && !isZone && !isStair && !isFloor && !isLink) {
@@ -807,9 +813,16 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
                                 lineno));
         break;
       }
-      if (strcasestr(line, "nan") || strcasestr(line, "inf")) { /* GEOS reads them, and no WKT keyword holds them */
-        PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: a coordinate is not a finite number", lineno));
-        break;
+      { /* GEOS reads nan and inf as coordinates, and no WKT keyword holds them; the numbers
+           before the WKT (a zone's factor, a floor's level) are parsed and checked by their
+           lines' readers, and a name may hold the letters (a floor 'financial') */
+        const char *wkt0 = strchr(line, '('), *bad = NULL;
+        if (wkt0 && !(bad = strcasestr(wkt0, "nan"))) bad = strcasestr(wkt0, "inf");
+        if (bad) {
+          PetscCall(
+            PetscSNPrintf(err, sizeof(err), "line %d: a coordinate is not a finite number ('%.3s')", lineno, bad));
+          break;
+        }
       }
       for (const char *c = strchr(line, '('); c && *c && !err[0];) { /* the coordinates' range */
         char        *end;
@@ -1160,9 +1173,9 @@ PetscErrorCode GeometryPolygonArea(const Geometry *g, PetscInt n, const PetscRea
   if (walk) GEOSGeom_destroy_r(h, walk);
   GEOSWKTReader_destroy_r(h, rd);
   GEOS_finish_r(h);
-  PetscCheck(a != -2, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "a region's polygon crosses itself");
-  PetscCheck(a >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "GEOS could not intersect a region with the walkable area");
-  *area = a;
+  PetscCheck(a >= 0 || a == -2, PETSC_COMM_SELF, PETSC_ERR_LIB,
+             "GEOS could not intersect a region with the walkable area");
+  *area = a == -2 ? -1 : a; /* -1: the polygon crosses itself; the caller names it */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

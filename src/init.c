@@ -497,9 +497,13 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
                  "-init uniform places agents in rectangles: give population '%s' a rectangle x0,y0,x1,y1, or -init "
                  "jitter",
                  q->name);
+      /* the region as far as it lies in the box: the walkable area is inside, and a region
+         drawn beyond it (its walkable part checked in population.c) is no error */
+      const PetscReal R[4] = {PetscMax(q->bbox[0], d->lo[0]), PetscMax(q->bbox[1], d->lo[1]),
+                              PetscMin(q->bbox[2], d->hi[0]), PetscMin(q->bbox[3], d->hi[1])};
       PetscCall(PetscSNPrintf(what, sizeof(what), "the region of population '%s'", q->name));
-      PetscCall(InitGroup(prm, what, q->bbox, q->first, q->count, d, p, PopSiteOK, &f,
-                          q->place == 0 ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(
+        InitGroup(prm, what, R, q->first, q->count, d, p, PopSiteOK, &f, q->place == 0 ? PETSC_TRUE : PETSC_FALSE));
     }
   else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx, PETSC_FALSE));
   else /* -groups: each region gets its count, ids numbered group after group */

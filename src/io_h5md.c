@@ -713,6 +713,43 @@ PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memty
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Dataset `name` of loc with the shape dims (ndim 1 or 2), written from rank 0's buf
+   (collective; nothing is written when it is empty, as HDF5 1.10 requires). */
+PetscErrorCode IoWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
+                           const hsize_t *dims, const void *buf)
+{
+  PetscMPIInt rank;
+  hid_t       sp, ds;
+  hsize_t     zero[2] = {0, 0}, cnt[2];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallHDF5(comm, sp = H5Screate_simple(ndim, dims, NULL));
+  PetscCallHDF5(comm, ds = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  PetscCallHDF5(comm, H5Sclose(sp));
+  if (dims[0] * (ndim > 1 ? dims[1] : 1) > 0) {
+    for (int k = 0; k < ndim; k++) cnt[k] = rank ? 0 : dims[k];
+    PetscCall(IoWriteHyperslab(comm, ds, dxpl, type, ndim, zero, cnt, buf));
+  }
+  PetscCallHDF5(comm, H5Dclose(ds));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 reads one table of `want` rows (or fails). */
+herr_t IoReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf)
+{
+  hid_t   ds, sp;
+  hsize_t n = 0;
+  herr_t  e = -1;
+  if (H5Lexists(g, name, H5P_DEFAULT) <= 0 || (ds = H5Dopen2(g, name, H5P_DEFAULT)) < 0) return -1;
+  if ((sp = H5Dget_space(ds)) >= 0 && H5Sget_simple_extent_ndims(sp) == 1 &&
+      H5Sget_simple_extent_dims(sp, &n, NULL) == 1 && n == want)
+    e = want ? H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
+  if (sp >= 0) H5Sclose(sp);
+  H5Dclose(ds);
+  return e;
+}
+
 /* Write rows [offset, offset + count) of frame f (every rank calls, count may be 0). */
 static PetscErrorCode WriteRows(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ncomp, hsize_t f,
                                 PetscInt64 offset, PetscInt count, const void *buf)

@@ -44,6 +44,7 @@ typedef struct {
   PetscLogDouble chkClock, t0, t1;
   PetscReal      rss0, rss1; /* resident bytes before the set-up, at the end   */
   PetscReal      ovlBound;   /* -overlap_abort times the smallest diameter (0: none) */
+  PetscReal      dmean;      /* the mean diameter of the disks at the (re)start      */
   PetscInt       blownStep;  /* the step where a measured overlap passed it, or -1   */
   PetscMPIInt    rank, size;
 } Job;
@@ -114,11 +115,13 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
   j->chk       = j->prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   j->lastFrame = j->lastChk = -1;
   j->blownStep              = -1;
-  { /* the blow-up guard's bound, from the smallest disk at the start */
-    PetscReal rmin = PETSC_MAX_REAL;
-    for (PetscInt i = 0; i < j->s.P.n; i++) rmin = PetscMin(rmin, j->s.P.r[i]);
+  { /* the blow-up guard's bound, from the smallest disk at the start; the mean diameter */
+    PetscReal rmin = PETSC_MAX_REAL, sum[2] = {0, (PetscReal)j->s.P.n};
+    for (PetscInt i = 0; i < j->s.P.n; i++) rmin = PetscMin(rmin, j->s.P.r[i]), sum[0] += 2 * j->s.P.r[i];
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &rmin, 1, MPIU_REAL, MPI_MIN, comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sum, 2, MPIU_REAL, MPI_SUM, comm));
     j->ovlBound = rmin < PETSC_MAX_REAL ? j->prm.overlapAbort * 2 * rmin : 0;
+    j->dmean    = sum[1] > 0 ? sum[0] / sum[1] : 2 * j->prm.radius;
   }
   PetscCall(TrajectoryOpen(comm, &j->s, &j->traj));
   if (!j->prm.restart[0]) PetscCall(TrajectoryWrite(&j->traj, &j->s)); /* frame 0 */
@@ -289,7 +292,7 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
       comm,
       "summary: sampled_max_overlap %.6e (%.3e of the mean diameter): the largest of %" PetscInt_FMT
       " samples, every %" PetscInt_FMT " steps (%s) and at the end%s\n",
-      (double)j->s.ovlMax, (double)(j->s.ovlMax / (2 * j->prm.radius)), j->s.ovlSamples,
+      (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), j->s.ovlSamples,
       j->prm.overlapEvery > 0 ? j->prm.overlapEvery
                               : (j->prm.progress > 0 ? j->prm.progress : PetscMax(1, j->prm.steps / 10)),
       j->prm.overlapEvery > 0 ? "-overlap_every" : "-progress",
@@ -298,10 +301,10 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
     PetscCall(
       PetscPrintf(comm,
                   "summary: max_overlap %.6e (%.3e of the mean diameter; the largest sampled since the start or "
-                  "restart, %.3e at the end)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT
+                  "restart; %.6e at the end, %.3e of it)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT
                   "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
-                  (double)j->s.ovlMax, (double)(j->s.ovlMax / (2 * j->prm.radius)), (double)ovl, j->s.rebins, moved,
-                  checks, (double)(disp / j->prm.skin),
+                  (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), (double)ovl, (double)(ovl / j->dmean),
+                  j->s.rebins, moved, checks, (double)(disp / j->prm.skin),
                   disp >= 0.5 * j->prm.skin
                     ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)"
                     : ""));
@@ -379,7 +382,13 @@ static PetscErrorCode Run(int *argc, char ***argv)
   if (job.output) PetscCall(ContactWriterClose(&job.cw));
   if (job.output) PetscCall(H5MDClose(&job.w, (PetscReal)(job.t1 - job.t0)));
   PetscCall(TrajectoryClose(&job.traj));
-  PetscCall(SimDestroy(&job.s));
+  {
+    char fail[sizeof(job.s.fail)];
+    PetscCall(PetscStrncpy(fail, job.s.fail, sizeof(fail)));
+    PetscCall(SimDestroy(&job.s));
+    /* a module ended the run as a failure (stall.c): its records are written, then one error */
+    PetscCheck(!fail[0], comm, PETSC_ERR_NOT_CONVERGED, "%s", fail);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

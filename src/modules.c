@@ -47,6 +47,19 @@ PetscErrorCode SimModulesSetUp(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscReal SimModulesTimeLeft(const Sim *s, PetscBool *early)
+{
+  PetscReal t = -1;
+  *early      = PETSC_FALSE;
+  for (PetscInt k = 0; k < s->nmod; k++)
+    if (s->mod[k].timeLeft) {
+      const PetscReal u = s->mod[k].timeLeft(s, s->mod[k].ctx);
+      *early            = PETSC_TRUE;
+      if (u >= 0 && (t < 0 || u < t)) t = u;
+    }
+  return t;
+}
+
 void *SimModuleContext(const Sim *s, const char *name)
 {
   for (PetscInt k = 0; k < s->nmod; k++)

@@ -28,6 +28,7 @@
 #include <throng/contact_output.h>
 #include <throng/deform.h>
 #include <throng/barostat.h>
+#include <throng/stall.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
@@ -434,6 +435,24 @@ PetscReal ParamsExitDepth(const Params *p)
   return 2 * InitRadiusMax(p) + ParamsSpeedMax(p) * ParamsTimeGapMax(p);
 }
 
+PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text, PetscReal t)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(PetscAbsReal(t) <= THRONG_MAX_TIME, comm, PETSC_ERR_USER_INPUT,
+             "%s %s: a time must be at most 10^9 s (about 32 years)", name, text);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for a real: its value as the text. */
+static PetscErrorCode CheckTime(MPI_Comm comm, const char *name, PetscReal t)
+{
+  char text[64];
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)t));
+  PetscCall(ParamsCheckTime(comm, name, text, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len)
 {
   const size_t n = strlen(path);
@@ -688,6 +707,7 @@ static PetscErrorCode DriverSetFromOptions(Opt *o, Given *g)
   for (PetscInt k = 1; k < p->nsched; k++)
     PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], o->comm, PETSC_ERR_USER_INPUT,
                "option -gravity_schedule: the times must increase");
+  for (PetscInt k = 0; k < p->nsched; k++) PetscCall(CheckTime(o->comm, "-gravity_schedule", p->sched[3 * k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -837,6 +857,7 @@ static PetscErrorCode DisksCheck(MPI_Comm comm, const Params *p)
              "-bidisperse with -polydispersity %.6g or -populations: give one size distribution", (double)p->poly);
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0",
              (double)p->dt);
+  PetscCall(CheckTime(comm, "-dt", p->dt));
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -891,6 +912,7 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
              (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
+  PetscCall(CheckTime(comm, "-edmd_equilibrate", p->equil));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -924,6 +946,10 @@ static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
              (double)p->densH);
   PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
+  PetscCall(CheckTime(comm, "-density_dt", p->densDt));
+  PetscCall(CheckTime(comm, "-route_commit", p->routeCommit));
+  PetscCall(CheckTime(comm, "-route_gain", p->routeGain));
+  PetscCall(CheckTime(comm, "-route_reconsider", p->routeReconsider));
   PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
              "-route_interval %.6g: must be > 0", (double)p->routeInterval);
   PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm,
@@ -1082,6 +1108,8 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
+  PetscCall(CheckTime(comm, "-checkpoint_wall", p->chkWall));
+  PetscCall(CheckTime(comm, "-output_flush_every", p->flushEvery));
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
   if (!p->checkpoint[0] && strcmp(p->output, "none"))
@@ -1197,6 +1225,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
   PetscCall(SourceSetFromOptions(&o));     /* source.c */
   PetscCall(FloorsSetFromOptions(&o));     /* floors.c */
+  PetscCall(StallSetFromOptions(&o));      /* stall.c */
   PetscCall(OutputSetFromOptions(&o));
   PetscCall(StressSetFromOptions(&o));        /* contacts.c */
   PetscCall(ContactOutputSetFromOptions(&o)); /* contact_output.c */

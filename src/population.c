@@ -203,6 +203,20 @@ PetscReal ParamsTimeGapMax(const Params *p)
   return T;
 }
 
+void ParamsRadiusOption(const Params *p, char *buf, size_t len)
+{
+  PetscInt  k = -1;
+  PetscReal r = 0;
+  for (PetscInt j = 0; j < p->npop; j++)
+    if (DistMax(&p->pop[j].radius) > r) r = DistMax(&p->pop[j].radius), k = j;
+  if (k >= 0) snprintf(buf, len, "-pop_%s_radius", p->pop[k].name);
+  else
+    snprintf(buf, len,
+             p->poly > 0         ? "-radius and -polydispersity"
+             : p->bidisperse > 0 ? "-radius and -bidisperse"
+                                 : "-radius");
+}
+
 /* The start region: a rectangle (2 points, its corners) or a polygon (3 or more). */
 static PetscErrorCode RegionSet(MPI_Comm comm, const char *opt, const PetscReal *v, PetscInt np, Population *q)
 {
@@ -280,6 +294,9 @@ static PetscErrorCode PopulationsRead(Opt *o, const Geometry *geo)
                q->name, opt);
     PetscCall(RegionSet(comm, opt, q->given, q->ngiven, q));
     PetscCall(GeometryPolygonArea(geo, q->nvert, q->vert, &area));
+    PetscCheck(area != -1, comm, PETSC_ERR_USER_INPUT,
+               "population '%s': its region (%s) crosses itself: give the polygon's vertices in order round it", q->name,
+               opt);
     PetscCheck(area > 0, comm, PETSC_ERR_USER_INPUT,
                "population '%s': its region (%s) lies outside the walkable area of '%s'", q->name, opt, p->geometry);
     q->count = -1, q->density = -1;
@@ -295,8 +312,12 @@ static PetscErrorCode PopulationsRead(Opt *o, const Geometry *geo)
                  "-pop_%s_density %g: give 0 to 10 agents per m^2", q->name, (double)q->density);
       q->count = (PetscInt64)PetscFloorReal(q->density * area + 0.5);
     }
-    PetscCheck(q->count >= 0 && q->count < (PetscInt64)1e12, comm, PETSC_ERR_USER_INPUT,
-               "-pop_%s_count %" PetscInt64_FMT ": must be >= 0", q->name, q->count);
+    PetscCheck(q->count >= 0, comm, PETSC_ERR_USER_INPUT, "-pop_%s_count %" PetscInt64_FMT ": must be >= 0", q->name,
+               q->count);
+    PetscCheck(q->count <= PETSC_MAX_INT - p->n, comm, PETSC_ERR_USER_INPUT,
+               "-pop_%s_%s: %" PetscInt64_FMT " agents%s, more than this PETSc build's PetscInt can index (%d)",
+               q->name, dset ? "density" : "count", q->count, p->n ? " with the populations before it" : "",
+               (int)PETSC_MAX_INT);
     q->first = p->n;
     p->n += q->count;
     {
@@ -326,6 +347,7 @@ static PetscErrorCode PopulationsRead(Opt *o, const Geometry *geo)
     PetscCall(OptName(o, "-pop_", q->name, "_premove", &opt));
     PetscCall(OptDist(o, OPT_PHYS, opt, "Population: pre-movement time (s), a distribution (default -premove)",
                       q->text[2], sizeof(q->text[2]), &q->premove, NULL));
+    PetscCall(ParamsCheckTime(comm, opt, q->text[2], DistMax(&q->premove)));
     p->premoveOn = (PetscBool)(p->premoveOn || DistMax(&q->premove) > 0);
     q->timeGap   = -1;
     PetscCall(OptName(o, "-pop_", q->name, "_time_gap", &opt));
@@ -357,6 +379,7 @@ PetscErrorCode PopulationSetFromOptions(Opt *o)
                     p->premoveText, sizeof(p->premoveText), &p->premove, &set));
   PetscCheck(!set || (p->geometry[0] && p->walk), comm, PETSC_ERR_USER_INPUT,
              "-premove describes a crowd: it needs a crowd scene (-geometry FILE)");
+  PetscCall(ParamsCheckTime(comm, "-premove", p->premoveText, DistMax(&p->premove)));
   p->premoveOn = (PetscBool)(DistMax(&p->premove) > 0);
   PetscCall(OptString(o, OPT_PHYS, "-populations",
                       "Crowd: the populations NAME,... (at most 16), each described by -pop_NAME_region, _count or "

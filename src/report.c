@@ -23,7 +23,7 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
   const PetscInt K = s->prm.progress > 0 ? s->prm.progress : PetscMax(1, s->prm.steps / 10);
   PetscLogDouble now;
   PetscReal      ovl, disp;
-  char           eta[32];
+  char           eta[96];
 
   PetscFunctionBeginUser;
   if (!force && s->step % K) PetscFunctionReturn(PETSC_SUCCESS);
@@ -40,6 +40,19 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
   const PetscReal el = (PetscReal)(now - t0), done = (PetscReal)(s->step - step0);
   const PetscReal rate = done > 0 && el > 0 ? (PetscReal)s->prm.n * done / el : 0;
   FormatSeconds(done > 0 ? el / done * (PetscReal)(s->prm.steps - s->step) : -1, eta, sizeof(eta));
+  { /* a module that may end the run early (a crowd): its estimate, beside the bound of -steps */
+    PetscBool       early;
+    const PetscReal left = SimModulesTimeLeft(s, &early);
+    char            est[32], both[80];
+    if (early && done > 0 && left >= 0) {
+      FormatSeconds(el / done * PetscMin(left / s->prm.dt, (PetscReal)(s->prm.steps - s->step)), est, sizeof(est));
+      PetscCall(PetscSNPrintf(both, sizeof(both), "%s (at most %s)", est, eta));
+      PetscCall(PetscStrncpy(eta, both, sizeof(eta)));
+    } else if (early) {
+      PetscCall(PetscSNPrintf(both, sizeof(both), "at most %s", eta));
+      PetscCall(PetscStrncpy(eta, both, sizeof(eta)));
+    }
+  }
   PetscCall(PetscPrintf(s->dom.comm,
                         "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT
                         "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s  largest %.3e\n",

@@ -80,12 +80,13 @@ static PetscErrorCode ReadTable(MPI_Comm comm, const char *what, const char *pat
     errno = 0;
     v     = strtod(line, &end);
     while (isspace((unsigned char)*end)) end++;
-    if (end == line || *end || errno == ERANGE || !isfinite(v) || v < 0 || (*n && v < (*t)[*n - 1])) {
+    if (end == line || *end || errno == ERANGE || !isfinite(v) || v < 0 || v > THRONG_MAX_TIME ||
+        (*n && v < (*t)[*n - 1])) {
       PetscCall(PetscFree(*t));
       PetscCall(PetscFree(text));
       SETERRQ(comm, PETSC_ERR_USER_INPUT,
-              "%s '%s', line %" PetscInt64_FMT ": expected one arrival time in s, finite, >= 0 and not before the "
-              "line above",
+              "%s '%s', line %" PetscInt64_FMT ": expected one arrival time in s, in [0, 10^9] and not before "
+              "the line above",
               what, path, ln);
     }
     if (*n == cap) {
@@ -177,6 +178,12 @@ PetscErrorCode SourceSetFromOptions(Opt *o)
     PetscCall(OptString(o, OPT_PHYS, opt, "Source: the population of its arrivals (default: -speed, -radius, -premove)",
                         q->pop, sizeof(q->pop), NULL));
     PetscCheck(q->start >= 0, comm, PETSC_ERR_USER_INPUT, "-src_%s_start %g: must be >= 0", q->name, (double)q->start);
+    for (int e = 0; e < 2; e++) { /* times, bounded */
+      char text[64], name[THRONG_POP_NAME_LEN + 16];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "-src_%s_%s", q->name, e ? "stop" : "start"));
+      PetscCall(PetscSNPrintf(text, sizeof(text), "%g", (double)(e ? q->stop : q->start)));
+      PetscCall(ParamsCheckTime(comm, name, text, e ? q->stop : q->start));
+    }
     PetscCheck(q->stop == -1 || q->stop >= q->start, comm, PETSC_ERR_USER_INPUT,
                "-src_%s_stop %g: must be >= its start (%g), or -1 (no end)", q->name, (double)q->stop,
                (double)q->start);
@@ -298,7 +305,13 @@ PetscErrorCode SourcesSetUp(Sim *s, Crowd *c)
       if (q->nregion == 2) {
         const PetscReal *r = q->region, rect[8] = {r[0], r[1], r[2], r[1], r[2], r[3], r[0], r[3]};
         PetscCall(PetscArraycpy(v, rect, 8));
-      } else PetscCall(PetscArraycpy(v, q->region, 2 * n));
+      } else {
+        PetscReal area;
+        PetscCall(PetscArraycpy(v, q->region, 2 * n));
+        PetscCall(GeometryPolygonArea(c->geom, n, v, &area));
+        PetscCheck(area != -1, s->dom.comm, PETSC_ERR_USER_INPUT,
+                   "-src_%s_region crosses itself: give the polygon's vertices in order round it", q->name);
+      }
       b[0] = b[2] = v[0], b[1] = b[3] = v[1];
       for (PetscInt k = 1; k < n; k++)
         b[0] = PetscMin(b[0], v[2 * k]), b[2] = PetscMax(b[2], v[2 * k]), b[1] = PetscMin(b[1], v[2 * k + 1]),

@@ -49,7 +49,7 @@ check "shear with a snapshot" run 1 snap.log -output one -output_every 5300 -qui
 check "the snapshot run gives another digest" same "$(digest snap.log)" "$(digest one.log)"
 check "minimage.py" logged mi.log /usr/bin/python3 "$SRC/postproc/minimage.py" one.h5
 cat mi.log
-ours=$(sed -n 's/^summary: max_overlap .*, \([^ ]*\) at the end).*/\1/p' snap.log) # printed to 4 digits
+ours=$(sed -n 's/^summary: max_overlap .*; \([^ ]*\) at the end, .*/\1/p' snap.log) # printed to 7 digits
 brute=$(sed -n 's/^overlap //p' mi.log)
 inside=$(sed -n 's/^inside //p' mi.log)
 echo "final overlap: throng $ours, brute force $brute"

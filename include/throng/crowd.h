@@ -8,6 +8,7 @@
 #include <throng/route.h>
 #include <throng/zone.h>
 #include <throng/floors.h>
+#include <throng/stall.h>
 
 typedef struct {
   PetscInt64 id;
@@ -54,6 +55,7 @@ typedef struct {
   Csm        csm;         /* -crowd_model csm: the time-gap speed law                    */
   Router     route;       /* assigned routes and exit choice (route.c)                   */
   Floors     floors;      /* floors and the links between them (floors.c)                */
+  Stall      stall;       /* a crowd that no longer moves ends the run (stall.c)          */
   PetscReal *exitNormal;  /* per exit segment: the unit normal pointing out of the area */
   PetscBool  exitCross;   /* -exit_rule pass: passages are crossings of the door line    */
   PetscReal  exitDepth;   /* ... and agents walk on this far beyond it before removal    */
@@ -114,12 +116,6 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
    walk on through the doors, each door's lane between its jambs' extensions.  floor >= 0:
    that floor's area and its doors' lanes only (floors.c). */
 PetscErrorCode CrowdAreaWKT(const Sim *s, PetscInt floor, char **wkt, PetscInt *parts);
-
-/* crowd.c: rank 0 writes a table of a checkpoint or a file (collective), and reads one
-   of `want` rows (rank 0 alone; < 0: missing or damaged). */
-PetscErrorCode CrowdWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
-                              const hsize_t *dims, const void *buf);
-herr_t         CrowdReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf);
 
 /* crowd.c: m new agents (ids nspeed .. nspeed + m - 1, recs, pops their populations,
    -1: the defaults) arrive now: the per-id tables and the routes grow (every rank). */

@@ -116,7 +116,8 @@ const char *GeometryTargetName(const Geometry *g, PetscInt t, char *buf, size_t 
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy);
 /* Area of the walkable part of the rectangle rect = x0, y0, x1, y1 (GEOS; not collective). */
 PetscErrorCode GeometryRegionArea(const Geometry *g, const PetscReal *rect, PetscReal *area);
-/* The same for the polygon of n vertices xy (x0,y0,x1,y1,...; GEOS; not collective). */
+/* The same for the polygon of n vertices xy (x0,y0,x1,y1,...; GEOS; not collective);
+   *area = -1 if the polygon crosses itself (its vertices not in order round it). */
 PetscErrorCode GeometryPolygonArea(const Geometry *g, PetscInt n, const PetscReal *xy, PetscReal *area);
 /* The walkable area joined with n quadrilaterals (8 reals each: the corners in order), as
    WKT (PetscFree it; GEOS; not collective); *parts: how many polygons it is (PedPy's

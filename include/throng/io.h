@@ -121,6 +121,12 @@ PetscErrorCode IoWriteTextAttr(MPI_Comm comm, hid_t obj, const char *name, const
    of that shape; a rank with an empty hyperslab still calls H5Dwrite, as HDF5 requires. */
 PetscErrorCode IoWriteHyperslab(MPI_Comm comm, hid_t ds, hid_t dxpl, hid_t memtype, int ndim, const hsize_t *start,
                                 const hsize_t *cnt, const void *buf);
+/* Rank 0 writes a table (a dataset of ndim 1 or 2 of the shape dims) from its buf into a
+   checkpoint or a file (collective; nothing is written when it is empty, as HDF5 1.10
+   requires), and reads one of `want` rows (rank 0 alone; < 0: missing or damaged). */
+PetscErrorCode IoWriteRoot(MPI_Comm comm, hid_t loc, hid_t dxpl, const char *name, hid_t type, int ndim,
+                           const hsize_t *dims, const void *buf);
+herr_t         IoReadRoot(hid_t g, const char *name, hid_t type, hsize_t want, void *buf);
 /* Does path exist (rank 0 looks; every rank gets the answer)? Collective. */
 PetscErrorCode IoFileExists(MPI_Comm comm, const char *path, PetscBool *exists);
 /* Create (truncating) or open read-write an HDF5 file through MPI-IO; one clear error.

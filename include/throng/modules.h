@@ -33,6 +33,9 @@ typedef struct {
      checkpoint or a digest reads them and before the stepEnd hooks, which may remove,
      add or reorder disks (warm.c's multipliers); not collective                      */
   PetscErrorCode (*sync)(const Sim *, void *);
+  /* the simulated time the module expects the run still to need before it ends it
+     (a crowd's last agents out), < 0 unknown; for the progress line's ETA (rank 0)  */
+  PetscReal (*timeLeft)(const Sim *, void *);
   PetscErrorCode (*destroy)(Sim *, void *);
 } SimModule;
 #define SIM_MAX_MODULES 4
@@ -46,6 +49,9 @@ PetscErrorCode SimModulesSync(const Sim *s);
 PetscErrorCode SimModulesCheckpointWrite(const Sim *s, hid_t grp, hid_t dxpl);
 PetscErrorCode SimModulesCheckpointRead(Sim *s, hid_t grp, const char *path);
 PetscErrorCode SimModulesDigest(const Sim *s, Digest *dg);
+/* The shortest time left that a module expects (< 0: none knows); *early: some module
+   may end the run before -steps (it has the hook). */
+PetscReal SimModulesTimeLeft(const Sim *s, PetscBool *early);
 /* A module's state by name (NULL: the module is not in this run). */
 void *SimModuleContext(const Sim *s, const char *name);
 #define SIM_MODULES_CALL(s, hook) \

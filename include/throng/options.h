@@ -107,6 +107,8 @@ typedef struct {
   PetscReal   routeCommit;     /* -route_commit: after a change, an agent keeps its exit this long  */
   PetscReal   routeFlow;       /* -route_flow: specific flow of a door, /(m s), its capacity        */
   PetscReal   wayRadius;       /* -waypoint_radius: a waypoint is reached within this distance (m)  */
+  PetscReal   stallTime;       /* -stall_time: a crowd that has not moved for this long fails (stall.c) */
+  PetscReal   stallDist;       /* -stall_distance: a move shorter than this is no progress (m)        */
   /* populations and pre-movement (population.c), stairs (zone.c) */
   char       popList[THRONG_MAX_POPS * THRONG_POP_NAME_LEN]; /* -populations NAME,...      */
   PetscInt   npop;                                           /* how many: 0 when none                              */
@@ -171,9 +173,17 @@ PetscErrorCode ParamsSetDefaults(Params *p);
 PetscInt  ParamsPopulationOf(const Params *p, PetscInt64 id);
 PetscReal ParamsSpeedMax(const Params *p);
 PetscReal ParamsTimeGapMax(const Params *p);
+/* The option(s) that give the largest radius: "-pop_NAME_radius", or "-radius". */
+void ParamsRadiusOption(const Params *p, char *buf, size_t len);
 /* How far beyond a door's line agents walk on before they are removed (crowd.c):
    2 r_max + v0_max T_max with the time-gap law and -exit_rule pass, else 0. */
 PetscReal ParamsExitDepth(const Params *p);
+/* The longest time an option may give (s): beyond it step counts and the sums of times
+   lose their units (a pre-movement time of 10^16 s never started: issue 44). */
+#define THRONG_MAX_TIME 1e9
+/* Every time option is at most THRONG_MAX_TIME in size: an error naming the option
+   (name, and its value as text) otherwise.  Collective. */
+PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text, PetscReal t);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 /* The trajectory file of floor NAME beside -trajectory FILE: FILE.h5 -> FILE.NAME.h5. */

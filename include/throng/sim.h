@@ -47,11 +47,14 @@ struct Sim {
   PetscInt       nmod;
   SimModule      mod[SIM_MAX_MODULES]; /* modules.c                                     */
   Balance        bal;                  /* load checks and repartitions (balance.c)              */
-  PetscBool      regrid;    /* the next rebinning makes a new cell grid for box (deform.c) */
+  PetscBool      regrid;               /* the next rebinning makes a new cell grid for box (deform.c) */
   PetscReal      regridBox[4];
-  PetscBool      reroute;   /* ... and every disk may go to any rank (a flip of the tilt) */
-  Stress         stress;               /* -stress: the recorded contact stress (contacts.c)      */
-  PetscLogDouble busy;                 /* prediction and sweep seconds since the last balance check */
+  PetscBool      reroute;    /* ... and every disk may go to any rank (a flip of the tilt) */
+  Stress         stress;     /* -stress: the recorded contact stress (contacts.c)      */
+  PetscLogDouble busy;       /* prediction and sweep seconds since the last balance check */
+  char           fail[2048]; /* set by a module that ended the run (its stepEnd's stop): the run
+                                fails with this error once its summary, records and checkpoint
+                                are written (stall.c); "" otherwise                            */
 };
 
 /* Collective. Sets up everything from prm and creates the initial disks. */
