@@ -127,8 +127,8 @@ static PetscErrorCode WriteXdmf(ContactWriter *w)
 }
 
 typedef struct {
-  PetscInt   n, cap;
-  char     (*name)[32];
+  PetscInt n, cap;
+  char (*name)[32];
 } Names;
 
 static herr_t CollectName(hid_t g, const char *name, const H5L_info_t *info, void *ctx)
@@ -162,10 +162,10 @@ static PetscErrorCode Reopen(ContactWriter *w, PetscInt from)
   PetscCallHDF5(comm, g = H5Gopen2(w->file, "/contacts", H5P_DEFAULT));
   PetscCallHDF5(comm, H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, CollectName, &nm));
   for (PetscInt k = 0; k < nm.n; k++) {
-    hid_t      fr, a;
-    int        st;
-    double     tm;
-    long long  n;
+    hid_t     fr, a;
+    int       st;
+    double    tm;
+    long long n;
     PetscCallHDF5(comm, fr = H5Gopen2(g, nm.name[k], H5P_DEFAULT));
     PetscCallHDF5(comm, a = H5Aopen(fr, "step", H5P_DEFAULT));
     PetscCallHDF5(comm, H5Aread(a, H5T_NATIVE_INT, &st));
@@ -227,7 +227,7 @@ static PetscErrorCode WriteSet(ContactWriter *w, hid_t g, const char *name, hid_
                                PetscInt64 offset, PetscInt64 n, int ncomp, const void *buf)
 {
   const hsize_t dims[2] = {(hsize_t)total, (hsize_t)ncomp}, start[2] = {(hsize_t)offset, 0},
-                cnt[2]  = {(hsize_t)n, (hsize_t)ncomp};
+                cnt[2] = {(hsize_t)n, (hsize_t)ncomp};
   hid_t sp, ds;
   PetscFunctionBeginUser;
   PetscCallHDF5(w->comm, sp = H5Screate_simple(ncomp > 1 ? 2 : 1, dims, NULL));
@@ -240,16 +240,16 @@ static PetscErrorCode WriteSet(ContactWriter *w, hid_t g, const char *name, hid_
 
 PetscErrorCode ContactWriterWrite(ContactWriter *w, const Sim *s)
 {
-  MPI_Comm          comm = w->comm;
-  const Stress     *st   = &s->stress;
-  const Particles  *p    = &s->P;
-  const PetscInt64  n    = st->nc;
-  const PetscReal   h    = s->prm.dt;
-  PetscInt64        total = n, offset = 0;
-  PetscReal        *f, *fn, *l, *ends;
-  long long        *ids, *conn;
-  hid_t             g;
-  char              name[64];
+  MPI_Comm         comm  = w->comm;
+  const Stress    *st    = &s->stress;
+  const Particles *p     = &s->P;
+  const PetscInt64 n     = st->nc;
+  const PetscReal  h     = s->prm.dt;
+  PetscInt64       total = n, offset = 0;
+  PetscReal       *f, *fn, *l, *ends;
+  long long       *ids, *conn;
+  hid_t            g;
+  char             name[64];
   PetscFunctionBeginUser;
   if (!w->file || st->recStep != s->step) PetscFunctionReturn(PETSC_SUCCESS); /* nothing kept at this step */
   PetscCall(PetscLogEventBegin(THRONG_EV.io, 0, 0, 0, 0));
@@ -260,7 +260,8 @@ PetscErrorCode ContactWriterWrite(ContactWriter *w, const Sim *s)
     PetscCallMPI(MPI_Comm_rank(comm, &rank));
     if (!rank) offset = 0; /* MPI_Exscan leaves rank 0's undefined */
   }
-  PetscCall(PetscMalloc6(2 * n + 1, &f, n + 1, &fn, 2 * n + 1, &l, 4 * n + 1, &ends, 2 * n + 1, &ids, 2 * n + 1, &conn));
+  PetscCall(
+    PetscMalloc6(2 * n + 1, &f, n + 1, &fn, 2 * n + 1, &l, 4 * n + 1, &ends, 2 * n + 1, &ids, 2 * n + 1, &conn));
   for (PetscInt64 k = 0; k < n; k++) {
     const ContactRec *c  = &st->c[k];
     const PetscReal   ll = PetscSqrtReal(c->lx * c->lx + c->ly * c->ly);
@@ -268,7 +269,7 @@ PetscErrorCode ContactWriterWrite(ContactWriter *w, const Sim *s)
     f[2 * k] = c->dx / h, f[2 * k + 1] = c->dy / h;
     fn[k]    = ll > 0 ? (c->dx * c->lx + c->dy * c->ly) / (h * ll) : 0;
     l[2 * k] = c->lx, l[2 * k + 1] = c->ly;
-    if (c->ida >= 0) ax = p->x[c->i], ay = p->y[c->i]; /* a pair: the owned disk is a */
+    if (c->ida >= 0) ax = p->x[c->i], ay = p->y[c->i];     /* a pair: the owned disk is a */
     else ax = p->x[c->i] - c->lx, ay = p->y[c->i] - c->ly; /* a wall: the disk is b    */
     ends[4 * k] = ax, ends[4 * k + 1] = ay, ends[4 * k + 2] = ax + c->lx, ends[4 * k + 3] = ay + c->ly;
     ids[2 * k] = (long long)c->ida, ids[2 * k + 1] = (long long)c->idb;

@@ -97,6 +97,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   Crowd *c = (Crowd *)ctx;
   PetscFunctionBeginUser;
   c->geom = &s->geom;
+  PetscCall(ZoneCheck(s->dom.comm, c->geom, &s->prm));
   ZoneFieldSpeeds(c->geom, &s->prm); /* the speed map of the travel-time fields (zone.c) */
   PetscCall(EikonalSolve(s->dom.comm, c->geom, s->prm.eikH, s->prm.eikWall, &c->eik));
   /* the free speeds, drawn once per id (rounded to float: a table of 4 bytes per agent
@@ -647,6 +648,7 @@ static hid_t ArrivalType(void)
   H5Tinsert(t, "id", HOFFSET(ArrivalRec, id), H5T_NATIVE_INT64);
   H5Tinsert(t, "time", HOFFSET(ArrivalRec, time), H5T_NATIVE_DOUBLE);
   H5Tinsert(t, "source", HOFFSET(ArrivalRec, source), PetscIntH5());
+  H5Tinsert(t, "floor", HOFFSET(ArrivalRec, floor), PetscIntH5());
   return t;
 }
 

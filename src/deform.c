@@ -74,10 +74,11 @@ PetscErrorCode DeformSetFromOptions(Opt *o)
   PetscCall(OptReal(o, OPT_PHYS, "-deform_phi",
                     "With -deform_rate: stop deforming when the packing fraction reaches this (0: never)",
                     &p->deformPhi, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-shear_rate",
-                    "Simple shear at this rate (1/time) by Lees-Edwards images: the disks are carried by v_x = rate (y - "
-                    "lo_y); needs -periodic xy (docs/granular.md)",
-                    &p->shearRate, NULL));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-shear_rate",
+            "Simple shear at this rate (1/time) by Lees-Edwards images: the disks are carried by v_x = rate (y - "
+            "lo_y); needs -periodic xy (docs/granular.md)",
+            &p->shearRate, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -153,7 +154,7 @@ static PetscErrorCode Shear(Sim *s)
   Particles      *P = &s->P;
   const PetscReal e = s->prm.shearRate * s->prm.dt, lo = d->lo[1], Lx = d->hi[0] - d->lo[0],
                   dtilt = e * (d->hi[1] - d->lo[1]);
-  PetscBool       flip = PETSC_FALSE;
+  PetscBool flip        = PETSC_FALSE;
   PetscFunctionBeginUser;
   if (d->tilt + dtilt > Lx / 2) d->tilt -= Lx, flip = PETSC_TRUE;
   else if (d->tilt + dtilt < -Lx / 2) d->tilt += Lx, flip = PETSC_TRUE;
@@ -222,10 +223,10 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
   { /* a new cell count? (the same decision on every rank: it depends on the box only) */
     PetscBool regrid = PETSC_FALSE;
     for (int a = 0; a < 2; a++)
-      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], cm[a], p->tile) != d->nc[a])
-        regrid = PETSC_TRUE;
+      if (d->per[a] && PeriodicCellCount(d->hi[a] - d->lo[a], cm[a], p->tile) != d->nc[a]) regrid = PETSC_TRUE;
     if (regrid) PetscCall(SimRegrid(s, box));
-    else PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
+    else
+      PetscCall(HaloForward(&s->dom, &s->P, &s->halo)); /* the images of the moved disks (penalty reads them first) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -109,8 +109,8 @@ PetscErrorCode DomainCreate(MPI_Comm comm, const PetscReal box[4], const PetscBo
     PetscCheck(ncr < 1e9, comm, PETSC_ERR_USER_INPUT,
                "box edge %g holds more than 1e9 cells of %g: enlarge the disks or shrink the box", (double)L,
                (double)cellMin);
-    d->per[a]  = per[a];
-    d->nc[a]   = PetscMax((PetscInt)ncr, 1);
+    d->per[a] = per[a];
+    d->nc[a]  = PetscMax((PetscInt)ncr, 1);
     if (per[a]) { /* an even number of tiles, the last >= 2 cells wide (periodic.c) */
       d->nc[a] = PeriodicCellCount(L, cellMin, tile);
       PetscCheck(d->nc[a] > 0, comm, PETSC_ERR_USER_INPUT,

@@ -196,7 +196,8 @@ static PetscErrorCode LinkedMarch(const Eikonal *e, const Geometry *g, const dou
     for (PetscInt a = 0; a < nn; a++) { /* through each link, from the last pass's field */
       const GeomLink  *lk = &g->link[nr[a].link];
       const PetscReal *o = lk->seg[1 - nr[a].side], *n = lk->out[1 - nr[a].side], t = nr[a].t, dl = 0.5 * e->h;
-      const double     v = nr[a].d + dl + EikonalValue(e, o[0] + t * (o[2] - o[0]) - dl * n[0], o[1] + t * (o[3] - o[1]) - dl * n[1]);
+      const double     v =
+        nr[a].d + dl + EikonalValue(e, o[0] + t * (o[2] - o[0]) - dl * n[0], o[1] + t * (o[3] - o[1]) - dl * n[1]);
       if (v < nr[a].v - 1e-9 * (1 + PetscAbsReal(v))) nr[a].v = v, fell = PETSC_TRUE;
     }
     if (!fell) break;

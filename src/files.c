@@ -80,7 +80,7 @@ PetscErrorCode FilesReadText(MPI_Comm comm, const char *what, const char *path, 
 {
   PetscMPIInt rank;
   char        msg[FILES_MSG] = "", *buf = NULL;
-  long long   len            = 0;
+  long long   len = 0;
   struct stat st;
 
   PetscFunctionBeginUser;
@@ -93,9 +93,10 @@ PetscErrorCode FilesReadText(MPI_Comm comm, const char *what, const char *path, 
     if (!msg[0]) {
       FILE  *f = fopen(path, "rb");
       size_t got;
-      len      = (long long)st.st_size;
-      buf      = malloc((size_t)len + 1);
-      if (!f || !buf) snprintf(msg, FILES_MSG, "%s '%s': cannot read it (%s)", what, path, f ? "out of memory" : strerror(errno));
+      len = (long long)st.st_size;
+      buf = malloc((size_t)len + 1);
+      if (!f || !buf)
+        snprintf(msg, FILES_MSG, "%s '%s': cannot read it (%s)", what, path, f ? "out of memory" : strerror(errno));
       else if ((got = fread(buf, 1, (size_t)len, f)) != (size_t)len || ferror(f))
         snprintf(msg, FILES_MSG, "%s '%s': cannot read it: read %zu of %lld bytes", what, path, got, len);
       if (f) fclose(f);
@@ -107,8 +108,8 @@ PetscErrorCode FilesReadText(MPI_Comm comm, const char *what, const char *path, 
         len -= 3;
       }
       if (text && (long long)strlen(buf) != len)
-        snprintf(msg, FILES_MSG, "%s '%s' holds a NUL byte at byte %zu: it is binary data, not a text file", what,
-                 path, strlen(buf));
+        snprintf(msg, FILES_MSG, "%s '%s' holds a NUL byte at byte %zu: it is binary data, not a text file", what, path,
+                 strlen(buf));
     }
   }
   PetscErrorCode ierr = Agree(comm, msg);
@@ -172,8 +173,10 @@ PetscErrorCode FilesCheckDistinct(MPI_Comm comm, PetscInt n, const FileRole role
       if (roles[i].path && roles[i].path[0]) Identify(roles[i].path, &id[i]);
     for (PetscInt i = 0; i < n && !msg[0]; i++) /* an output replaces a file, never a device or a directory */
       if (roles[i].path && roles[i].path[0] && !roles[i].input && id[i].exists && !id[i].regular)
-        snprintf(msg, FILES_MSG, "%s '%s' exists and is not a regular file (a directory or a device such as /dev/null): choose a file name",
-                 roles[i].what, roles[i].path);
+        snprintf(
+          msg, FILES_MSG,
+          "%s '%s' exists and is not a regular file (a directory or a device such as /dev/null): choose a file name",
+          roles[i].what, roles[i].path);
     for (PetscInt i = 0; i < n && !msg[0]; i++)
       for (PetscInt j = i + 1; j < n && !msg[0]; j++) {
         const FileRole *a = &roles[i], *b = &roles[j];
@@ -182,11 +185,13 @@ PetscErrorCode FilesCheckDistinct(MPI_Comm comm, PetscInt n, const FileRole role
         if (!Same(&id[i], &id[j])) continue;
         if (a->input || b->input) {
           const FileRole *in = a->input ? a : b, *out = a->input ? b : a;
-          snprintf(msg, FILES_MSG, "%s '%s' is the file %s '%s' reads: the run would overwrite its input; choose another name",
+          snprintf(msg, FILES_MSG,
+                   "%s '%s' is the file %s '%s' reads: the run would overwrite its input; choose another name",
                    out->what, out->path, in->what, in->path);
         } else
-          snprintf(msg, FILES_MSG, "%s '%s' and %s '%s' are the same file: one would destroy the other; choose another name",
-                   a->what, a->path, b->what, b->path);
+          snprintf(msg, FILES_MSG,
+                   "%s '%s' and %s '%s' are the same file: one would destroy the other; choose another name", a->what,
+                   a->path, b->what, b->path);
       }
     PetscCall(PetscFree(id));
   }

@@ -85,6 +85,8 @@ PetscErrorCode FloorsSetFromOptions(Opt *o)
                     &p->storey, &set));
   PetscCheck(p->storey >= 0 && p->storey <= 1000, o->comm, PETSC_ERR_USER_INPUT,
              "-storey_height %g: give a height in metres, 0 to 1000", (double)p->storey);
+  PetscCheck(!set || (p->geometry[0] && p->walk), o->comm, PETSC_ERR_USER_INPUT,
+             "-storey_height describes a crowd's building: it needs a crowd scene (-geometry FILE) with floors");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,12 +96,15 @@ static inline PetscInt SideFloor(const Geometry *g, PetscInt k) { return g->link
 
 PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
 {
-  Geometry    *g = &s->geom;
-  const Crowd *c = CrowdOf(s);
+  Geometry    *g    = &s->geom;
+  const Crowd *c    = CrowdOf(s);
   MPI_Comm     comm = s->dom.comm;
 
   PetscFunctionBeginUser;
   f->kfloor = f->kz = f->kxs = f->kys = -1;
+  PetscCheck(g->nfloors || !ParamsGiven(&s->prm, "storey_height"), comm, PETSC_ERR_USER_INPUT,
+             "-storey_height: '%s' has no floors ('floor' lines), whose height it would give; the run would ignore it",
+             s->prm.geometry);
   if (!g->nfloors) PetscFunctionReturn(PETSC_SUCCESS);
   f->on     = PETSC_TRUE;
   f->storey = s->prm.storey;
@@ -123,16 +128,38 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
                "leads on to one (or its openings are narrower than -eikonal_h %g)",
                F->name, F->line, s->prm.geometry, (double)s->prm.eikH);
   }
+  for (PetscInt k = 0; k < 2 * g->nlinks; k++) { /* wide enough, and room in front of each line for arrivals */
+    const GeomLink  *lk = &g->link[k >> 1];
+    const PetscReal *q = lk->seg[k & 1], *o = lk->out[k & 1], D = 2 * s->rmax;
+    const PetscReal  xy[8] = {q[0] - 1e-6 * o[0], q[1] - 1e-6 * o[1], q[2] - 1e-6 * o[0], q[3] - 1e-6 * o[1],
+                              q[2] - D * o[0],    q[3] - D * o[1],    q[0] - D * o[0],    q[1] - D * o[1]};
+    char             opt[64];
+    PetscReal        a;
+    ParamsRadiusOption(&s->prm, opt, sizeof(opt));
+    PetscCheck(lk->len > D, comm, PETSC_ERR_USER_INPUT,
+               "link '%s' (line %" PetscInt_FMT ") of '%s' is %g m wide, not wider than the largest agent (diameter %g "
+               "m): no one could go through it; widen its lines or lower %s",
+               lk->name[0] ? lk->name : "(unnamed)", lk->line, s->prm.geometry, (double)lk->len, (double)D, opt);
+    PetscCall(GeometryPolygonArea(g, 4, xy, &a)); /* a rectangle: never -1 */
+    PetscCheck(a >= (1 - 1e-6) * lk->len * (D - 1e-6), comm, PETSC_ERR_USER_INPUT,
+               "link '%s' (line %" PetscInt_FMT ") of '%s': in front of its %s line (%g %g, %g %g) on floor '%s' the "
+               "walkable area is not free %g m deep (an agent's diameter) but only %.3g of %.3g m^2: an obstacle or a "
+               "wall right behind the opening leaves arrivals no room to stand and walk on",
+               lk->name[0] ? lk->name : "(unnamed)", lk->line, s->prm.geometry, (k & 1) ? "second" : "first",
+               (double)q[0], (double)q[1], (double)q[2], (double)q[3], g->floor[lk->floor[k & 1]].name, (double)D,
+               (double)a, (double)(lk->len * D));
+  }
   for (PetscInt k = 0; k < 2 * g->nlinks; k++) { /* room behind each line for its lane */
     const PetscReal *q = g->link[k >> 1].seg[k & 1], *o = g->link[k >> 1].out[k & 1], L = f->depth, w = s->rmax;
     const PetscReal  ux = (q[2] - q[0]) / g->link[k >> 1].len, uy = (q[3] - q[1]) / g->link[k >> 1].len;
     const PetscReal  xy[8] = {q[0] - w * ux + 1e-6 * o[0], q[1] - w * uy + 1e-6 * o[1], q[2] + w * ux + 1e-6 * o[0],
-                              q[3] + w * uy + 1e-6 * o[1], q[2] + w * ux + L * o[0], q[3] + w * uy + L * o[1],
-                              q[0] - w * ux + L * o[0], q[1] - w * uy + L * o[1]};
+                              q[3] + w * uy + 1e-6 * o[1], q[2] + w * ux + L * o[0],    q[3] + w * uy + L * o[1],
+                              q[0] - w * ux + L * o[0],    q[1] - w * uy + L * o[1]};
     PetscReal        a;
     PetscCall(GeometryPolygonArea(g, 4, xy, &a)); /* a rectangle: never -1 */
     PetscCheck(a <= 1e-6 * (g->link[k >> 1].len + 2 * w) * L, comm, PETSC_ERR_USER_INPUT,
-               "link on line %" PetscInt_FMT " of '%s': its %s line (%g %g, %g %g) has no room behind it: the lane where "
+               "link on line %" PetscInt_FMT
+               " of '%s': its %s line (%g %g, %g %g) has no room behind it: the lane where "
                "agents wait to go through (%g m deep, and %g m wider than the line at each end) overlaps the walkable "
                "area by %.3g m^2. A line in the side of a stairwell must stop %g m short of the well's corners, and "
                "no floor may lie right behind a line",
@@ -163,8 +190,8 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
     }
     g->nwall = n;
   }
-  PetscCall(ParticlesRegisterField(&s->P, "floor", FIELD_INT64, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT,
-                                   &f->kfloor));
+  PetscCall(
+    ParticlesRegisterField(&s->P, "floor", FIELD_INT64, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kfloor));
   PetscCall(ParticlesRegisterField(&s->P, "z", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kz));
   PetscCall(ParticlesRegisterField(&s->P, "xs", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kxs));
   PetscCall(ParticlesRegisterField(&s->P, "ys", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kys));
@@ -178,8 +205,9 @@ PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, Pe
   const GeomLink  *lk = &g->link[k >> 1];
   const PetscReal *a = lk->seg[k & 1], *na = lk->out[k & 1], *b = lk->seg[1 - (k & 1)], *nb = lk->out[1 - (k & 1)];
   const PetscReal  dx = a[2] - a[0], dy = a[3] - a[1], hh = 0.5 * c->eik.h;
-  const PetscReal  o = na[0] * (x - a[0]) + na[1] * (y - a[1]), t = ((x - a[0]) * dx + (y - a[1]) * dy) / (dx * dx + dy * dy);
-  const Eikonal   *e = &c->eik;
+  const PetscReal  o = na[0] * (x - a[0]) + na[1] * (y - a[1]),
+                  t  = ((x - a[0]) * dx + (y - a[1]) * dy) / (dx * dx + dy * dy);
+  const Eikonal *e   = &c->eik;
   if (c->route.on && id < c->route.nstate && ROUTE_TARGET(c->route.state[id]) != ROUTE_NEAREST)
     e = &c->route.field[ROUTE_TARGET(c->route.state[id])]; /* its own target's field (route.c) */
   /* the field h/2 inside this line, and through the link: h/2 inside the other one, plus
@@ -209,8 +237,8 @@ void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscR
        line: then towards the nearer end) */
     PetscReal tw = *wx * ux + *wy * uy, vx, vy, m;
     if (PetscAbsReal(tw) < 1e-3) tw = t < 0.5 ? -1 : 1;
-    vx = (tw > 0 ? ux : -ux) - (o > 0 ? n[0] : 0);
-    vy = (tw > 0 ? uy : -uy) - (o > 0 ? n[1] : 0);
+    vx  = (tw > 0 ? ux : -ux) - (o > 0 ? n[0] : 0);
+    vy  = (tw > 0 ? uy : -uy) - (o > 0 ? n[1] : 0);
     m   = PetscSqrtReal(vx * vx + vy * vy);
     *wx = vx / m, *wy = vy / m;
     return;
@@ -249,8 +277,8 @@ PetscErrorCode FloorsUpdateFields(Sim *s, Floors *f)
   PetscFunctionBeginUser;
   if (!f->on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscInt64 *fl = (PetscInt64 *)ParticlesField(p, f->kfloor);
-  PetscReal  *z  = (PetscReal *)ParticlesField(p, f->kz), *xs = (PetscReal *)ParticlesField(p, f->kxs),
-             *ys = (PetscReal *)ParticlesField(p, f->kys);
+  PetscReal  *z = (PetscReal *)ParticlesField(p, f->kz), *xs = (PetscReal *)ParticlesField(p, f->kxs),
+            *ys = (PetscReal *)ParticlesField(p, f->kys);
   for (PetscInt i = 0; i < p->n; i++) {
     PetscInt k = (PetscInt)fl[i];
     if (p->id[i] >= f->known) {
@@ -300,8 +328,8 @@ static int ComparePassage(const void *a, const void *b)
 
 PetscErrorCode FloorsStep(Sim *s, Floors *f)
 {
-  const Geometry *g = &s->geom;
-  Particles      *p = &s->P;
+  const Geometry *g    = &s->geom;
+  Particles      *p    = &s->P;
   MPI_Comm        comm = s->dom.comm;
   Passage        *mine = NULL, *all = NULL;
   PetscInt        nm = 0, cap = 0, nall, moved = 0, *where = NULL; /* where: mine's local indices */
@@ -441,8 +469,8 @@ static PetscInt ExitFloor(const Geometry *g, PetscInt e)
 
 PetscErrorCode FloorsReport(Sim *s, Floors *f, PetscInt nexit, const void *exits, PetscBool writeFiles)
 {
-  const Geometry *g = &s->geom;
-  const Crowd    *c = CrowdOf(s);
+  const Geometry *g  = &s->geom;
+  const Crowd    *c  = CrowdOf(s);
   const ExitRec  *ex = (const ExitRec *)exits;
   PetscMPIInt     rank;
   FloorEvent     *ev;
@@ -459,10 +487,8 @@ PetscErrorCode FloorsReport(Sim *s, Floors *f, PetscInt nexit, const void *exits
     ev[nev++] = (FloorEvent){f->rec[k].time, SideFloor(g, f->rec[k].side), SideFloor(g, f->rec[k].side ^ 1)};
   for (PetscInt k = 0; k < nexit; k++)
     if (ex[k].exit >= 0) ev[nev++] = (FloorEvent){ex[k].time, ExitFloor(g, ex[k].exit), -1};
-  for (PetscInt k = 0; k < c->narr; k++) {
-    const Source *S = &c->src[c->arr[k].source];
-    ev[nev++] = (FloorEvent){c->arr[k].time, -1, S->nspot ? GeometryFloorAt(g, S->spot[0], S->spot[1]) : -1};
-  }
+  for (PetscInt k = 0; k < c->narr; k++) /* on the floor of the spot each took (a source may span floors) */
+    ev[nev++] = (FloorEvent){c->arr[k].time, -1, c->arr[k].floor};
   qsort(ev, (size_t)nev, sizeof(FloorEvent), CompareEvent); /* ties: any order gives the same rows */
   PetscCall(PetscMalloc4(nf, &occ, nf, &peak, nf, &tpeak, nf, &tempty));
   for (PetscInt k = 0; k < nf; k++) occ[k] = peak[k] = f->start[k], tpeak[k] = 0, tempty[k] = f->start[k] ? -1 : 0;
@@ -574,10 +600,11 @@ PetscErrorCode FloorsCheckpointRead(Sim *s, Floors *f, hid_t grp, const char *pa
     ok = ok && v[0] >= 0 && v[0] < (1LL << 40);
   }
   PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  PetscCheck(ok, comm, PETSC_ERR_FILE_UNEXPECTED,
-             "restart file '%s' lacks the floors' records (/checkpoint/crowd/link_passages): it was written for a scene "
-             "without floors",
-             path);
+  PetscCheck(
+    ok, comm, PETSC_ERR_FILE_UNEXPECTED,
+    "restart file '%s' lacks the floors' records (/checkpoint/crowd/link_passages): it was written for a scene "
+    "without floors",
+    path);
   PetscCallMPI(MPI_Bcast(v, 2, MPI_LONG_LONG, 0, comm));
   PetscCallMPI(MPI_Bcast(f->start, (PetscMPIInt)s->geom.nfloors, MPIU_INT64, 0, comm));
   PetscCall(PetscMalloc1(3 * v[0] + 1, &buf));

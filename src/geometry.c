@@ -461,6 +461,53 @@ static PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lin
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Does a stair's axis lie in its area (its ends may lie on the outline)? */
+static PetscBool StairAxisIn(GEOSContextHandle_t h, const GEOSGeometry *area, const GeomZone *z)
+{
+  GEOSCoordSequence *cs = GEOSCoordSeq_create_r(h, 2, 2);
+  GEOSGeometry      *ax;
+  char               in;
+  GEOSCoordSeq_setXY_r(h, cs, 0, z->axis[0], z->axis[1]);
+  GEOSCoordSeq_setXY_r(h, cs, 1, z->axis[2], z->axis[3]);
+  ax = GEOSGeom_createLineString_r(h, cs); /* owns cs */
+  in = ax ? GEOSCovers_r(h, area, ax) : 0;
+  if (ax) GEOSGeom_destroy_r(h, ax);
+  return in == 1 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Every zone and stair slows someone: it reaches into the walkable area, and it is not
+   wholly inside the zones before it (the first zone that holds a point is its zone, so
+   such a zone would be ignored).  A failure is a message in err. */
+static PetscErrorCode ZonesCheck(GEOSContextHandle_t h, const GEOSGeometry *walk, GEOSGeometry **zg, const Geometry *g,
+                                 char *err, size_t errlen)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt z = 0; z < g->nzones && !err[0]; z++) {
+    const GeomZone *zn  = &g->zone[z];
+    GEOSGeometry   *cut = GEOSIntersection_r(h, zg[z], walk);
+    double          a   = 0;
+    if (cut) GEOSArea_r(h, cut, &a), GEOSGeom_destroy_r(h, cut);
+    if (!(a > 1e-9)) {
+      PetscCall(PetscSNPrintf(err, errlen, "line %d: the %s lies outside the walkable area: it would slow no one",
+                              (int)zn->line, zn->stair ? "stair" : "zone"));
+      break;
+    }
+    for (PetscInt j = 0; j < z && !err[0]; j++) {
+      GEOSGeometry *rest = GEOSDifference_r(h, zg[z], zg[j]);
+      double        left = 1;
+      if (rest) GEOSArea_r(h, rest, &left), GEOSGeom_destroy_r(h, rest);
+      if (!(left > 1e-9))
+        PetscCall(PetscSNPrintf(err, errlen,
+                                "line %d: the %s lies wholly inside the %s of line %d, which comes first and so holds "
+                                "every point of both (the first zone that holds a point is its zone): it would slow no "
+                                "one; give the inner one first",
+                                (int)zn->line, zn->stair ? "stair" : "zone", g->zone[j].stair ? "stair" : "zone",
+                                (int)g->zone[j].line));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- floors and links (the model: src/floors.c) ------------------------------------ */
 
 #define GEOM_MAX_FLOORS 64
@@ -488,10 +535,10 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
   TakeName(rest, &a, fl.name, lineno, err, errlen);
   if (err[0]) return;
   fl.level = strtod(a, &end);
-  if (!fl.name[0] || end == a || !isfinite(fl.level)) {
+  if (!fl.name[0] || end == a || !isfinite(fl.level) || PetscAbsReal(fl.level) > 1000) {
     snprintf(err, errlen,
-             "line %d: expected 'floor NAME LEVEL [shift DX,DY] POLYGON (...)', the level a number (0 the ground "
-             "floor, 1 the first, 0.5 a flight of stairs between them)",
+             "line %d: expected 'floor NAME LEVEL [shift DX,DY] POLYGON (...)', the level a number from -1000 to "
+             "1000 (0 the ground floor, 1 the first, 0.5 a flight of stairs between them)",
              lineno);
     return;
   }
@@ -501,8 +548,11 @@ static void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int
     fl.shift[0] = strtod(end + 5, &e1);
     while (*e1 == ' ' || *e1 == ',') e1++;
     fl.shift[1] = strtod(e1, &e2);
-    if (e1 == end + 5 || e2 == e1 || !isfinite(fl.shift[0]) || !isfinite(fl.shift[1])) {
-      snprintf(err, errlen, "line %d: expected 'shift DX,DY' (metres) after the floor's level", lineno);
+    if (e1 == end + 5 || e2 == e1 || !(PetscAbsReal(fl.shift[0]) <= GEOM_COORD_MAX) ||
+        !(PetscAbsReal(fl.shift[1]) <= GEOM_COORD_MAX)) {
+      snprintf(err, errlen,
+               "line %d: expected 'shift DX,DY' (metres, each at most %g in magnitude) after the floor's level", lineno,
+               (double)GEOM_COORD_MAX);
       return;
     }
     end = e2;
@@ -612,6 +662,13 @@ static void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const
     GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink]);
     GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink + 1]);
   }
+  for (PetscInt k = 0; k < fp->nlink && !err[0] && lk.name[0]; k++)
+    if (!strcmp(fp->ldecl[k].name, lk.name)) {
+      snprintf(err, errlen, "line %d: a second link named '%s' (line %d): link names are unique", lineno, lk.name,
+               (int)fp->ldecl[k].line);
+      GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink]);
+      GEOSGeom_destroy_r(h, fp->link[2 * fp->nlink + 1]);
+    }
   if (err[0]) return;
   lk.len                 = 0.5 * (len[0] + len[1]);
   lk.line                = lineno;
@@ -738,6 +795,21 @@ static PetscErrorCode FloorsFinish(GEOSContextHandle_t h, FloorParse *fp, Geomet
                               "within one floor is a 'stair' zone of it; a stair whose two ends are on one floor is "
                               "refused)",
                               (int)lk->line, g->floor[lk->floor[0]].name));
+    for (int q = 0; q < 2 && !err[0]; q++) /* no line on an exit: an opening is a door or a link */
+      for (PetscInt e = 0; e < g->nexit && !err[0]; e++) {
+        const PetscReal *a = lk->seg[q], *b = &g->exit[4 * e],
+                        L  = PetscSqrtReal(PetscSqr(a[2] - a[0]) + PetscSqr(a[3] - a[1]));
+        const PetscReal ux = (a[2] - a[0]) / L, uy = (a[3] - a[1]) / L;
+        const PetscReal d0 = PetscAbsReal((b[0] - a[0]) * uy - (b[1] - a[1]) * ux),
+                        d1 = PetscAbsReal((b[2] - a[0]) * uy - (b[3] - a[1]) * ux);
+        const PetscReal t0 = (b[0] - a[0]) * ux + (b[1] - a[1]) * uy, t1 = (b[2] - a[0]) * ux + (b[3] - a[1]) * uy;
+        if (d0 <= 1e-6 && d1 <= 1e-6 && PetscMin(L, PetscMax(t0, t1)) - PetscMax(0, PetscMin(t0, t1)) > 1e-6)
+          PetscCall(
+            PetscSNPrintf(err, errlen,
+                          "line %d: the link's %s line lies on exit %d (%g %g, %g %g): an opening is an exit or a "
+                          "link, not both",
+                          (int)lk->line, q ? "second" : "first", (int)g->exitId[e], b[0], b[1], b[2], b[3]));
+      }
     for (PetscInt j = 0; j < k && !err[0]; j++) /* no line used twice */
       for (int q = 0; q < 2 && !err[0]; q++)
         for (int r = 0; r < 2 && !err[0]; r++) {
@@ -758,7 +830,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   GEOSContextHandle_t h;
   GeosMsg             gm = {""};
   GEOSWKTReader      *rd;
-  GEOSGeometry       *walk = NULL, *exits[256], *ways[256];
+  GEOSGeometry       *walk = NULL, *exits[256], *ways[256], *zgeom[256];
   PetscInt            nex = 0, caps = 0, nway = 0, nrt = 0, caprr = 0, capz = 0;
   char                names[512][GEOM_NAME_LEN], (*rtext)[256] = NULL;
   GeomRoute          *routes = NULL;
@@ -937,6 +1009,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: the %s's area is not a valid polygon", lineno,
                                   isStair ? "stair" : "zone"));
         else if (g->nzones == 256) PetscCall(PetscSNPrintf(err, sizeof(err), "line %d: more than 256 zones", lineno));
+        else if (isStair && !StairAxisIn(h, geom, &zn))
+          PetscCall(PetscSNPrintf(err, sizeof(err),
+                                  "line %d: the stair's axis (%g %g, %g %g) does not lie in its area: the axis runs "
+                                  "from the stair's foot to its head over it",
+                                  lineno, (double)zn.axis[0], (double)zn.axis[1], (double)zn.axis[2],
+                                  (double)zn.axis[3]));
         else {
           double b[4];
           GEOSGeom_getXMin_r(h, geom, &b[0]), GEOSGeom_getYMin_r(h, geom, &b[1]);
@@ -946,6 +1024,8 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
           PetscCall(AddLines(h, geom, &g->zring, NULL, 0, &g->nzring, &capz));
           zn.zend = g->nzring;
           PetscCall(PetscRealloc(sizeof(GeomZone) * (size_t)(g->nzones + 1), &g->zone));
+          zgeom[g->nzones]     = geom; /* kept: checked against the walkable area below */
+          geom                 = NULL;
           g->zone[g->nzones++] = zn;
         }
       } else if (isRoute) {
@@ -995,6 +1075,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   if (!err[0] && !walk) PetscCall(PetscSNPrintf(err, sizeof(err), "no 'walkable' line (or 'floor' lines)"));
   if (!err[0] && !nex && needExit)
     PetscCall(PetscSNPrintf(err, sizeof(err), "no 'exit' line: agents could never leave"));
+  if (!err[0]) PetscCall(ZonesCheck(h, walk, zgeom, g, err, sizeof(err)));
   if (!err[0]) PetscCall(Boundaries(h, walk, exits, nex, fp->link, 2 * fp->nlink, g, err, sizeof(err)));
   if (!err[0] && fp->nfloor) PetscCall(FloorsFinish(h, fp, g, err, sizeof(err)));
   if (!err[0]) { /* the targets: names unique, waypoints in the walkable area; the routes */
@@ -1029,6 +1110,7 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
   PetscCall(PetscFree(routes));
   PetscCall(PetscFree(rtext));
   for (PetscInt w = 0; w < nway; w++) GEOSGeom_destroy_r(h, ways[w]);
+  for (PetscInt z = 0; z < g->nzones; z++) GEOSGeom_destroy_r(h, zgeom[z]);
   for (PetscInt e = 0; e < nex; e++) GEOSGeom_destroy_r(h, exits[e]);
   for (PetscInt f = 0; f < fp->nfloor; f++) GEOSGeom_destroy_r(h, fp->floor[f]);
   for (PetscInt k = 0; k < 2 * fp->nlink; k++) GEOSGeom_destroy_r(h, fp->link[k]);

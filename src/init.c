@@ -390,7 +390,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
     PetscCheck(S.prefix[S.rows] >= N, d->comm, PETSC_ERR_USER_INPUT,
                "%s holds only %" PetscInt64_FMT
                " lattice sites at packing fraction %g inside the walkable area, fewer than the %" PetscInt64_FMT
-               " agents: lower -n or -init_phi, or enlarge the region",
+               " agents: lower their number (-n, -pop_NAME_count) or -init_phi, or enlarge the region",
                what, S.prefix[S.rows], (double)prm->phi, N);
   } else if (prm->init != INIT_UNIFORM && N > 0) {
     perRow = (PetscInt64)PetscFloorReal((w - 2 * m0 - a_ / 2) / a_) + 1;
@@ -468,17 +468,128 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A population's sites: those of the crowd's filter that lie in its region. */
+/* The disks already placed near a group's region (earlier populations or groups whose
+   regions overlap it): every rank holds all of them, so that every rank accepts the same
+   sites; a cell grid of edge `h` over their box finds the near ones. */
+typedef struct {
+  PetscInt   n, nx, ny;
+  PetscReal *xyr, x0, y0, h; /* (x, y, r) of each, sorted by cell           */
+  PetscInt  *beg;            /* disks of cell c: [beg[c], beg[c + 1])       */
+} Placed;
+
+/* The disks of p within dist of the rectangle R, gathered on every rank. Collective. */
+static PetscErrorCode PlacedGather(const Domain *d, const Particles *p, const PetscReal *R, PetscReal dist, Placed *pl)
+{
+  PetscReal  *mine, *all;
+  PetscInt    m = 0;
+  PetscMPIInt nm, *cnt, *dsp, size;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(pl, sizeof(*pl)));
+  PetscCallMPI(MPI_Comm_size(d->comm, &size));
+  PetscCall(PetscMalloc1(3 * p->n + 3, &mine));
+  for (PetscInt i = 0; i < p->n; i++)
+    if (p->x[i] >= R[0] - dist && p->x[i] <= R[2] + dist && p->y[i] >= R[1] - dist && p->y[i] <= R[3] + dist)
+      mine[3 * m] = p->x[i], mine[3 * m + 1] = p->y[i], mine[3 * m + 2] = p->r[i], m++;
+  nm = (PetscMPIInt)(3 * m);
+  PetscCall(PetscMalloc2(size, &cnt, size + 1, &dsp));
+  PetscCallMPI(MPI_Allgather(&nm, 1, MPI_INT, cnt, 1, MPI_INT, d->comm));
+  dsp[0] = 0;
+  for (PetscMPIInt r = 0; r < size; r++) dsp[r + 1] = dsp[r] + cnt[r];
+  PetscCall(PetscMalloc1(dsp[size] + 3, &all));
+  PetscCallMPI(MPI_Allgatherv(mine, nm, MPIU_REAL, all, cnt, dsp, MPIU_REAL, d->comm));
+  pl->n = dsp[size] / 3;
+  PetscCall(PetscFree2(cnt, dsp));
+  PetscCall(PetscFree(mine));
+  if (!pl->n) {
+    PetscCall(PetscFree(all));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  pl->h  = PetscMax(dist, 1e-9);
+  pl->x0 = R[0] - dist, pl->y0 = R[1] - dist;
+  pl->nx = (PetscInt)PetscCeilReal((R[2] - R[0] + 2 * dist) / pl->h) + 1;
+  pl->ny = (PetscInt)PetscCeilReal((R[3] - R[1] + 2 * dist) / pl->h) + 1;
+  PetscCall(PetscCalloc1((size_t)pl->nx * pl->ny + 1, &pl->beg));
+  PetscCall(PetscMalloc1(3 * pl->n, &pl->xyr));
+  for (PetscInt k = 0; k < pl->n; k++) { /* a counting sort by cell */
+    const PetscInt cx = PetscMin(pl->nx - 1, PetscMax(0, (PetscInt)((all[3 * k] - pl->x0) / pl->h)));
+    const PetscInt cy = PetscMin(pl->ny - 1, PetscMax(0, (PetscInt)((all[3 * k + 1] - pl->y0) / pl->h)));
+    pl->beg[cy * pl->nx + cx + 1]++;
+  }
+  for (PetscInt c = 0; c < pl->nx * pl->ny; c++) pl->beg[c + 1] += pl->beg[c];
+  {
+    PetscInt *at;
+    PetscCall(PetscMalloc1((size_t)pl->nx * pl->ny, &at));
+    PetscCall(PetscArraycpy(at, pl->beg, pl->nx * pl->ny));
+    for (PetscInt k = 0; k < pl->n; k++) {
+      const PetscInt cx = PetscMin(pl->nx - 1, PetscMax(0, (PetscInt)((all[3 * k] - pl->x0) / pl->h)));
+      const PetscInt cy = PetscMin(pl->ny - 1, PetscMax(0, (PetscInt)((all[3 * k + 1] - pl->y0) / pl->h)));
+      PetscCall(PetscArraycpy(&pl->xyr[3 * at[cy * pl->nx + cx]++], &all[3 * k], 3));
+    }
+    PetscCall(PetscFree(at));
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is a disk of extent margin at (x, y) clear of every placed disk (each within the grid's
+   cell edge h >= margin + its radius of the cells next to (x, y))? */
+static PetscBool PlacedClear(const Placed *pl, PetscReal x, PetscReal y, PetscReal margin)
+{
+  if (!pl || !pl->n) return PETSC_TRUE;
+  const PetscInt cx = (PetscInt)PetscFloorReal((x - pl->x0) / pl->h),
+                 cy = (PetscInt)PetscFloorReal((y - pl->y0) / pl->h);
+  for (PetscInt j = PetscMax(0, cy - 1); j <= PetscMin(pl->ny - 1, cy + 1); j++)
+    for (PetscInt i = PetscMax(0, cx - 1); i <= PetscMin(pl->nx - 1, cx + 1); i++)
+      for (PetscInt k = pl->beg[j * pl->nx + i]; k < pl->beg[j * pl->nx + i + 1]; k++) {
+        const PetscReal *q = &pl->xyr[3 * k], dd = margin + q[2];
+        if (PetscSqr(x - q[0]) + PetscSqr(y - q[1]) < dd * dd) return PETSC_FALSE;
+      }
+  return PETSC_TRUE;
+}
+
+static PetscErrorCode PlacedDestroy(Placed *pl)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(pl->xyr));
+  PetscCall(PetscFree(pl->beg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The disks placed so far near region R (x0,y0,x1,y1), if R overlaps one of the n
+   earlier regions (every stride-th number of prev starts one), gathered on every rank;
+   none otherwise, so that regions apart place as they always did. Collective. */
+static PetscErrorCode PlacedBefore(const Params *prm, const Domain *d, const Particles *p, const PetscReal *R,
+                                   PetscInt n, const PetscReal *prev, PetscInt stride, Placed *pl)
+{
+  const PetscReal rmax = InitRadiusMax(prm),
+                  a    = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / prm->phi);
+  const PetscReal reach =
+    2 * rmax + a; /* a site's extent (r_max and the jitter) and a placed disk's radius, and more */
+  PetscBool overlap = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(pl, sizeof(*pl)));
+  for (PetscInt k = 0; k < n && !overlap; k++) {
+    const PetscReal *q = &prev[stride * k];
+    overlap = (PetscBool)(q[0] <= R[2] + reach && R[0] <= q[2] + reach && q[1] <= R[3] + reach && R[1] <= q[3] + reach);
+  }
+  if (overlap) PetscCall(PlacedGather(d, p, R, reach, pl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A population's (or a group's) sites: those of the crowd's filter that lie in its
+   region (pop NULL: a group's rectangle) and are clear of the disks placed before. */
 typedef struct {
   InitSiteFilter    ok;
   void             *ctx;
   const Population *pop;
+  const Placed     *placed;
 } PopFilter;
 
 static PetscBool PopSiteOK(void *ctx, PetscReal x, PetscReal y, PetscReal margin)
 {
   const PopFilter *f = (const PopFilter *)ctx;
-  return PopulationHolds(f->pop, x, y) && (!f->ok || f->ok(f->ctx, x, y, margin));
+  return (!f->pop || PopulationHolds(f->pop, x, y)) && (!f->ok || f->ok(f->ctx, x, y, margin)) &&
+         PlacedClear(f->placed, x, y, margin);
 }
 
 PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, InitSiteFilter ok, void *ctx)
@@ -488,11 +599,16 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
   p->n  = 0;
   p->ng = 0;
   if (prm->init == INIT_FILE) PetscCall(InitFromFile(prm, d, p));
-  else if (prm->npop) /* -populations: each in its region, ids numbered population after population */
+  else if (prm->npop) /* -populations: each in its region, ids numbered population after population,
+                          around the agents of the populations before whose regions overlap its */
     for (PetscInt k = 0; k < prm->npop; k++) {
       const Population *q = &prm->pop[k];
-      PopFilter         f = {ok, ctx, q};
-      char              what[64];
+      Placed            pl;
+      PetscReal         prev[4 * THRONG_MAX_POPS];
+      char              what[96];
+      for (PetscInt j = 0; j < k; j++) PetscCall(PetscArraycpy(&prev[4 * j], prm->pop[j].bbox, 4));
+      PetscCall(PlacedBefore(prm, d, p, q->bbox, k, prev, 4, &pl));
+      PopFilter f = {ok, ctx, q, &pl};
       PetscCheck(prm->init != INIT_UNIFORM || q->nvert == 4, d->comm, PETSC_ERR_USER_INPUT,
                  "-init uniform places agents in rectangles: give population '%s' a rectangle x0,y0,x1,y1, or -init "
                  "jitter",
@@ -501,17 +617,30 @@ PetscErrorCode InitParticles(const Params *prm, const Domain *d, Particles *p, I
          drawn beyond it (its walkable part checked in population.c) is no error */
       const PetscReal R[4] = {PetscMax(q->bbox[0], d->lo[0]), PetscMax(q->bbox[1], d->lo[1]),
                               PetscMin(q->bbox[2], d->hi[0]), PetscMin(q->bbox[3], d->hi[1])};
-      PetscCall(PetscSNPrintf(what, sizeof(what), "the region of population '%s'", q->name));
-      PetscCall(
-        InitGroup(prm, what, R, q->first, q->count, d, p, PopSiteOK, &f, q->place == 0 ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "the region of population '%s'%s", q->name,
+                              pl.n ? " (around the agents of the populations before it)" : ""));
+      {
+        PetscErrorCode ierr =
+          InitGroup(prm, what, R, q->first, q->count, d, p, PopSiteOK, &f, q->place == 0 ? PETSC_TRUE : PETSC_FALSE);
+        PetscCall(PlacedDestroy(&pl)); /* before its error */
+        PetscCall(ierr);
+      }
     }
   else if (!prm->ngroups) PetscCall(InitGroup(prm, "-init_region", prm->region, 0, prm->n, d, p, ok, ctx, PETSC_FALSE));
-  else /* -groups: each region gets its count, ids numbered group after group */
+  else /* -groups: each region gets its count, ids numbered group after group, around the groups before */
     for (PetscInt g = 0, first = 0; g < prm->ngroups; first += (PetscInt)prm->groups[5 * g + 4], g++) {
-      char what[64];
-      PetscCall(PetscSNPrintf(what, sizeof(what), "-groups region %" PetscInt_FMT, g));
-      PetscCall(InitGroup(prm, what, &prm->groups[5 * g], first, (PetscInt64)prm->groups[5 * g + 4], d, p, ok, ctx,
-                          PETSC_FALSE));
+      char      what[96];
+      Placed    pl;
+      PopFilter f = {ok, ctx, NULL, &pl};
+      PetscCall(PlacedBefore(prm, d, p, &prm->groups[5 * g], g, prm->groups, 5, &pl));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "-groups region %" PetscInt_FMT "%s", g,
+                              pl.n ? " (around the disks of the groups before it)" : ""));
+      {
+        PetscErrorCode ierr = InitGroup(prm, what, &prm->groups[5 * g], first, (PetscInt64)prm->groups[5 * g + 4], d, p,
+                                        pl.n || ok ? PopSiteOK : NULL, &f, PETSC_FALSE);
+        PetscCall(PlacedDestroy(&pl));
+        PetscCall(ierr);
+      }
     }
   PetscCall(PetscLogEventEnd(THRONG_EV.init, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1199,6 +1199,69 @@ static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Options that the run would ignore, given the others: refused, naming what would make
+   them count (a user who gives one expects it to change the run).  Options of another
+   stepper are StepperOptionsCheck's; those that depend on the scene file (-storey_height
+   without floors, -stair_up without stairs) are checked where it is read (floors.c,
+   zone.c). */
+static PetscErrorCode IgnoredOptionsCheck(MPI_Comm comm, const Params *p)
+{
+  const PetscBool crowd = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  const struct {
+    const char *name; /* the option (without the dash); a trailing '*': every option it begins */
+    PetscBool   used;
+    const char *because;
+  } rule[] = {
+    {"trajectory_fps", p->traj[0] != 0, "the frame rate of -trajectory, which this run does not write"},
+    {"barostat_tau", p->baroP > 0, "the time scale of -barostat, which this run does not have"},
+    {"csm_*", !crowd || p->crowdModel == CROWD_CSM,
+     "an option of the time-gap law, and this run uses -crowd_model projection"},
+    {"route_interval", !crowd || p->routeChoice == ROUTE_QUICKEST,
+     "it steers -route_choice quickest, and this run uses nearest"},
+    {"route_reconsider", !crowd || p->routeChoice == ROUTE_QUICKEST,
+     "it steers -route_choice quickest, and this run uses nearest"},
+    {"route_gain", !crowd || p->routeChoice == ROUTE_QUICKEST,
+     "it steers -route_choice quickest, and this run uses nearest"},
+    {"route_commit", !crowd || p->routeChoice == ROUTE_QUICKEST,
+     "it steers -route_choice quickest, and this run uses nearest"},
+    {"route_flow", !crowd || p->routeChoice == ROUTE_QUICKEST,
+     "it steers -route_choice quickest, and this run uses nearest"},
+    {"density_dt", !crowd || p->densH > 0, "the interval of the density map, which -density_h 0 turns off"},
+    {"speed2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},
+    {"csm_time_gap2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},
+    {"attract_center", p->gamma != 0, "the centre of -attract_gamma, which is 0"},
+  };
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d = &p->decl[k];
+    if (!d->given) continue;
+    for (size_t r = 0; r < sizeof(rule) / sizeof(rule[0]); r++) {
+      const size_t    l = strlen(rule[r].name);
+      const PetscBool m = rule[r].name[l - 1] == '*' ? (PetscBool)!strncmp(d->name, rule[r].name, l - 1)
+                                                     : (PetscBool)!strcmp(d->name, rule[r].name);
+      PetscCheck(!m || rule[r].used, comm, PETSC_ERR_USER_INPUT, "-%s: %s; the run would ignore it", d->name,
+                 rule[r].because);
+    }
+  }
+  for (PetscInt k = 0; k < p->npop; k++) { /* a population's time gap is the time-gap law's */
+    char name[THRONG_POP_NAME_LEN + 16];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "pop_%s_time_gap", p->pop[k].name));
+    PetscCheck(!ParamsGiven(p, name) || p->crowdModel == CROWD_CSM, comm, PETSC_ERR_USER_INPUT,
+               "-%s: an option of the time-gap law, and this run uses -crowd_model projection; the run would ignore it",
+               name);
+  }
+  for (PetscInt k = 0; k < p->nsrc; k++) /* a table gives its own times */
+    for (int e = 0; e < 2 && p->src[k].process == SOURCE_TABLE; e++) {
+      char name[THRONG_POP_NAME_LEN + 16];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "src_%s_%s", p->src[k].name, e ? "stop" : "start"));
+      PetscCheck(!ParamsGiven(p, name), comm, PETSC_ERR_USER_INPUT,
+                 "-%s: the table of -src_%s_table gives the arrival times (-src_%s_process table); the run would "
+                 "ignore it",
+                 name, p->src[k].name, p->src[k].name);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
 {
   Opt       o = {comm, NULL, p};
@@ -1247,6 +1310,7 @@ PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
   PetscCall(ContactOutputCheck(comm, p)); /* contact_output.c */
   PetscCall(DeformCheck(comm, p));        /* deform.c */
   PetscCall(BarostatCheck(comm, p));      /* barostat.c */
+  PetscCall(IgnoredOptionsCheck(comm, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

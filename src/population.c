@@ -207,9 +207,12 @@ void ParamsRadiusOption(const Params *p, char *buf, size_t len)
 {
   PetscInt  k = -1;
   PetscReal r = 0;
-  for (PetscInt j = 0; j < p->npop; j++)
-    if (DistMax(&p->pop[j].radius) > r) r = DistMax(&p->pop[j].radius), k = j;
-  if (k >= 0) snprintf(buf, len, "-pop_%s_radius", p->pop[k].name);
+  for (PetscInt j = 0; j < p->npop; j++) { /* the largest of those given with -pop_NAME_radius */
+    char name[THRONG_POP_NAME_LEN + 16];
+    snprintf(name, sizeof(name), "pop_%s_radius", p->pop[j].name);
+    if (ParamsGiven(p, name) && DistMax(&p->pop[j].radius) > r) r = DistMax(&p->pop[j].radius), k = j;
+  }
+  if (k >= 0 && r >= p->radius * (1 + p->poly)) snprintf(buf, len, "-pop_%s_radius", p->pop[k].name);
   else
     snprintf(buf, len,
              p->poly > 0         ? "-radius and -polydispersity"
@@ -295,8 +298,8 @@ static PetscErrorCode PopulationsRead(Opt *o, const Geometry *geo)
     PetscCall(RegionSet(comm, opt, q->given, q->ngiven, q));
     PetscCall(GeometryPolygonArea(geo, q->nvert, q->vert, &area));
     PetscCheck(area != -1, comm, PETSC_ERR_USER_INPUT,
-               "population '%s': its region (%s) crosses itself: give the polygon's vertices in order round it", q->name,
-               opt);
+               "population '%s': its region (%s) crosses itself: give the polygon's vertices in order round it",
+               q->name, opt);
     PetscCheck(area > 0, comm, PETSC_ERR_USER_INPUT,
                "population '%s': its region (%s) lies outside the walkable area of '%s'", q->name, opt, p->geometry);
     q->count = -1, q->density = -1;

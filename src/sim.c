@@ -80,10 +80,10 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
-  s->prm          = *prm;
-  s->rmax         = InitRadiusMax(prm);
-  s->bal.sinceTry = prm->balanceInterval; /* the first check may repartition */
-  s->ovlStep      = -1;
+  s->prm               = *prm;
+  s->rmax              = InitRadiusMax(prm);
+  s->bal.sinceTry      = prm->balanceInterval; /* the first check may repartition */
+  s->ovlStep           = -1;
   s->stress.recStep    = -1; /* no contacts kept yet (contacts.c) */
   s->stress.sampleStep = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
@@ -268,7 +268,7 @@ PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
-  if (s->reroute) { /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
+  if (s->reroute) {                 /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
     PetscCall(MigrateWrapAll(&s->dom, &s->P));
     s->reroute = PETSC_FALSE;
   } else PetscCall(Migrate(&s->dom, &s->P, &s->mig));

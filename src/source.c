@@ -409,7 +409,7 @@ PetscErrorCode SourcesStep(Sim *s, Crowd *c)
       recs[m] = (ParticleRec){S->spot[2 * j], S->spot[2 * j + 1], InitRadiusOf(prm, k, id), id};
       pops[m] = k;
       PetscCall(ThrongGrow(&c->arr, sizeof(ArrivalRec), c->narr, &c->capArr));
-      c->arr[c->narr++] = (ArrivalRec){id, s->time, si};
+      c->arr[c->narr++] = (ArrivalRec){id, s->time, si, GeometryFloorAt(c->geom, S->spot[2 * j], S->spot[2 * j + 1])};
       m++;
       for (PetscInt q = 0; q < S->nspot; q++) { /* the spots the new agent blocks */
         const PetscReal dx = S->spot[2 * q] - S->spot[2 * j], dy = S->spot[2 * q + 1] - S->spot[2 * j + 1],

@@ -89,3 +89,15 @@ void ZoneFieldSpeeds(Geometry *g, const Params *prm)
     }
   }
 }
+
+PetscErrorCode ZoneCheck(MPI_Comm comm, const Geometry *g, const Params *prm)
+{
+  PetscBool stair = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < g->nzones; k++) stair = (PetscBool)(stair || g->zone[k].stair);
+  for (int k = 0; k < 2; k++)
+    PetscCheck(stair || !ParamsGiven(prm, k ? "stair_down" : "stair_up"), comm, PETSC_ERR_USER_INPUT,
+               "-%s: '%s' has no stairs ('stair' lines), whose speeds it would give; the run would ignore it",
+               k ? "stair_down" : "stair_up", prm->geometry);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -88,8 +88,9 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     s = a[1]; for (i = 2; i <= n; i++) s = s "," a[i]; print s }'
 }
 other_equations() { # log, exit status: refused as a run of other equations (or, for another
-  # stepper's option such as -pbdw_warm in this pbd run, as an option the run would ignore)
-  [ "$2" -ne 0 ] && grep -qE "written for other equations|is an option of -solver [a-z]+; this run uses" "$1" \
+  # stepper's option such as -pbdw_warm in this pbd run, or one such as -route_gain without
+  # -route_choice quickest, as an option the run would ignore)
+  [ "$2" -ne 0 ] && grep -qE "written for other equations|is an option of -solver [a-z]+; this run uses|the run would ignore it" "$1" \
     && ! grep -q '^state-digest' "$1"
 }
 tested=0

@@ -14,11 +14,11 @@ typedef struct {
 } LinkRec;
 
 typedef struct {
-  PetscBool   on;     /* the scene has floors                                              */
-  PetscReal   depth;  /* how far the lane behind a link line goes (m)                      */
-  PetscInt    kfloor; /* the per-disk fields "floor" and "z" of the snapshots (-1: none)   */
+  PetscBool   on;           /* the scene has floors                                              */
+  PetscReal   depth;        /* how far the lane behind a link line goes (m)                      */
+  PetscInt    kfloor;       /* the per-disk fields "floor" and "z" of the snapshots (-1: none)   */
   PetscInt    kz, kxs, kys; /* ... "xs", "ys": the position in the building's plan (less the floor's shift) */
-  LinkRec    *rec; /* every passage through a link so far, in order (replicated)           */
+  LinkRec    *rec;          /* every passage through a link so far, in order (replicated)           */
   PetscInt    nrec, cap;
   PetscInt64 *start;  /* per floor: the agents on it at the start (replicated)             */
   PetscInt64  waits;  /* agent-steps an agent through a link waited for room on the far side */

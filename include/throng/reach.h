@@ -46,11 +46,11 @@ PetscErrorCode ReachBuild(const Domain *d, const Particles *p, Reach *re);
 PetscErrorCode ReachRefresh(const Domain *d, const Particles *p, Reach *re);
 /* The cells that can hold a disk within rho - skin (<= R) of (x, y) now: kx in [*x0, *x1],
    ky in [*y0, *y1] (inclusive), k = ky gn0 + kx. */
-static inline void ReachCellsWithin(const Reach *re, PetscReal x, PetscReal y, PetscReal rho, PetscInt *x0, PetscInt *x1,
-                                    PetscInt *y0, PetscInt *y1)
+static inline void ReachCellsWithin(const Reach *re, PetscReal x, PetscReal y, PetscReal rho, PetscInt *x0,
+                                    PetscInt *x1, PetscInt *y0, PetscInt *y1)
 {
-  PetscReal f[4] = {(x - rho - re->g0[0]) * re->ginv, (x + rho - re->g0[0]) * re->ginv, (y - rho - re->g0[1]) * re->ginv,
-                    (y + rho - re->g0[1]) * re->ginv};
+  PetscReal f[4] = {(x - rho - re->g0[0]) * re->ginv, (x + rho - re->g0[0]) * re->ginv,
+                    (y - rho - re->g0[1]) * re->ginv, (y + rho - re->g0[1]) * re->ginv};
   PetscInt  k[4];
   for (int a = 0; a < 4; a++) {
     const PetscInt n = re->gn[a / 2];

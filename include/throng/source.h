@@ -23,11 +23,12 @@ typedef struct {
   PetscInt      popIndex;                  /* ... its index (-1: none)                      */
 } SourceDecl;
 
-/* An agent that arrived: its id, its time, its source (replicated on every rank). */
+/* An agent that arrived: its id, its time, its source, and the floor of the spot it took
+   (floors.c; -1 in a scene without floors) (replicated on every rank). */
 typedef struct {
   PetscInt64 id;
   PetscReal  time;
-  PetscInt   source;
+  PetscInt   source, floor;
 } ArrivalRec;
 
 /* The run-time state of a source (crowd.c holds them). */

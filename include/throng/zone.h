@@ -8,6 +8,8 @@
    factor; a stair's mean speed up and down along the slope, times its cosine, over the
    agents' mean free speed on the level. */
 void ZoneFieldSpeeds(Geometry *g, const Params *prm);
+/* -stair_up and -stair_down need stairs in the scene (collective: one error). */
+PetscErrorCode ZoneCheck(MPI_Comm comm, const Geometry *g, const Params *prm);
 /* The speed of agent id, free speed v0 on the level, at (x, y) walking in the direction
    (wx, wy): v0 outside the zones, v0 times a slow zone's factor, or on a stair
    min(v0, its speed up or down the stair) times the stair's cosine (a speed in the plan). */
