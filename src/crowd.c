@@ -60,7 +60,6 @@ static PetscErrorCode ExitSetUp(Sim *s);
 static PetscErrorCode CrowdSensorsAdvance(Sim *s);
 static PetscErrorCode CrowdSensorsMark(Sim *s);
 static PetscErrorCode CrowdRebinned(Sim *s);
-static PetscReal      CrowdStart(const Sim *s, const Crowd *c, PetscInt64 id);
 
 static PetscErrorCode DesiredVelocity(const DriverTerm *t, PetscInt m, const PetscReal *x, const PetscReal *y,
                                       const PetscInt64 *id, PetscReal *fx, PetscReal *fy)
@@ -105,6 +104,7 @@ static PetscErrorCode CrowdSetUp(Sim *s, void *ctx)
   c->nspeed = c->n0 = s->prm.n;
   c->capId          = c->nspeed + 1;
   PetscCall(PetscMalloc1(c->capId, &c->speed));
+  PetscCall(PetscMalloc2(c->capId, &c->radius, c->capId, &c->origin)); /* agents.c */
   for (PetscInt64 i = 0; i < c->nspeed; i++) c->speed[i] = (float)InitFreeSpeed(&s->prm, i);
   if (s->prm.premoveOn) { /* pre-movement times, in double: an agent starts at its step exactly */
     PetscCall(PetscMalloc1(c->capId, &c->premove));
@@ -141,6 +141,15 @@ PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *r
   if (c->nspeed + m >= c->capId) { /* the per-id tables grow by half */
     const PetscInt64 cap = c->nspeed + m + c->nspeed / 2 + 16;
     PetscCall(PetscRealloc(sizeof(float) * (size_t)cap, &c->speed));
+    {
+      float *r;
+      int   *o;
+      PetscCall(PetscMalloc2(cap, &r, cap, &o));
+      PetscCall(PetscArraycpy(r, c->radius, c->nspeed));
+      PetscCall(PetscArraycpy(o, c->origin, c->nspeed));
+      PetscCall(PetscFree2(c->radius, c->origin));
+      c->radius = r, c->origin = o;
+    }
     if (c->premove) PetscCall(PetscRealloc(sizeof(double) * (size_t)cap, &c->premove));
     if (c->csm.pop) PetscCall(PetscRealloc((size_t)cap, &c->csm.pop));
     c->capId = cap;
@@ -154,6 +163,7 @@ PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *r
     if (c->premove) c->premove[id] = (double)(s->time + InitPremoveOf(prm, k, id)); /* from its entry */
     if (c->csm.pop) c->csm.pop[id] = (char)PetscMax(k, 0);
     route[a] = k >= 0 ? c->popRoute[k] : -1;
+    AgentsArrived(c, &recs[a], GeometryFloorAt(c->geom, recs[a].x, recs[a].y));
   }
   PetscCall(RouterArrived(&c->route, c->geom, m, recs, route));
   PetscCall(PetscFree(route));
@@ -229,6 +239,7 @@ static PetscErrorCode CrowdCreated(Sim *s, void *ctx)
     }
   }
   c->total = s->prm.n;
+  PetscCall(AgentsCreated(s, c));
   PetscCall(RouterCreated(s, &c->route, c->geom));
   PetscCall(FloorsCreated(s, &c->floors));
   PetscCall(CrowdSensorsMark(s));
@@ -769,11 +780,13 @@ static PetscErrorCode ReportLines(const Sim *s, const Crowd *c, const Report *r)
                           " steps, each equal to a brute-force search's\n",
                           c->csm.compared, c->csm.checks));
   for (PetscInt e = 0; e < c->geom->nexits; e++) {
+    char name[GEOM_NAME_LEN + 8] = "";
+    if (c->geom->name[e][0]) PetscCall(PetscSNPrintf(name, sizeof(name), " (%s)", c->geom->name[e]));
     Flow(per[e], first[e], last[e], &fl);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF,
-                          "summary: crowd: exit %" PetscInt_FMT ": %" PetscInt_FMT
-                          " agents, first %g s, last %g s, mean flow %.4g /s\n",
-                          e, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
+    PetscCall(PetscPrintf(
+      PETSC_COMM_SELF,
+      "summary: crowd: exit %" PetscInt_FMT "%s: %" PetscInt_FMT " agents, first %g s, last %g s, mean flow %.4g /s\n",
+      e, name, per[e], per[e] ? (double)first[e] : 0.0, per[e] ? (double)last[e] : 0.0, (double)fl));
   }
   { /* what the doors could pass at the flow measured in laboratory bottlenecks: r->all
        doors shared evenly, and each door with the agents that chose it in this run */
@@ -833,10 +846,10 @@ static PetscErrorCode ReportCSV(const Sim *s, const Crowd *c, const Report *r)
     FILE *f;
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s.exits.csv", s->prm.output));
     if ((f = IoInjectFault(comm, "crowd-csv") ? NULL : fopen(name, "w"))) {
-      fprintf(f, "id,time,exit,start\n");
+      fprintf(f, "id,time,exit,start,exit_name\n"); /* the name last: scripts read the first four by place */
       for (PetscInt k = 0; k < r->tot; k++)
-        fprintf(f, "%lld,%.10g,%d,%.10g\n", (long long)r->all[k].id, (double)r->all[k].time, (int)r->all[k].exit,
-                (double)CrowdStart(s, c, r->all[k].id));
+        fprintf(f, "%lld,%.10g,%d,%.10g,%s\n", (long long)r->all[k].id, (double)r->all[k].time, (int)r->all[k].exit,
+                (double)CrowdStartTime(s, c, r->all[k].id), c->geom->name[r->all[k].exit]);
       bad = fclose(f) != 0;
     } else bad = 1;
     if (!bad) {
@@ -856,6 +869,13 @@ static PetscErrorCode ReportCSV(const Sim *s, const Crowd *c, const Report *r)
         for (PetscInt64 k = 0; k < c->narr; k++)
           fprintf(f, "%lld,%.10g,%s\n", (long long)c->arr[k].id, (double)c->arr[k].time,
                   s->prm.src[c->arr[k].source].name);
+        bad = fclose(f) != 0;
+      } else bad = 1;
+    }
+    if (!bad) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s.agents.csv", s->prm.output));
+      if ((f = fopen(name, "w"))) {
+        PetscCall(AgentsTableWrite(s, c, r->all, r->tot, f));
         bad = fclose(f) != 0;
       } else bad = 1;
     }
@@ -904,7 +924,7 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
   { /* each passage's agent's start time (its pre-movement over), row for row */
     PetscReal *st;
     PetscCall(PetscMalloc1(r->tot + 1, &st));
-    for (PetscInt k = 0; r->all && k < r->tot; k++) st[k] = CrowdStart(s, c, r->all[k].id);
+    for (PetscInt k = 0; r->all && k < r->tot; k++) st[k] = CrowdStartTime(s, c, r->all[k].id);
     d[0] = (hsize_t)r->tot;
     PetscCall(IoWriteRoot(comm, g, dxpl, "exits_start", H5T_NATIVE_DOUBLE, 1, d, st));
     PetscCall(PetscFree(st));
@@ -946,7 +966,7 @@ static PetscErrorCode ReportGroup(const Sim *s, const Crowd *c, const Report *r,
    without one).  The quotient is off by at most one step after rounding; the times are
    bounded (THRONG_MAX_TIME), and so are the corrections, which cannot loop even where
    k h no longer changes with k. */
-static PetscReal CrowdStart(const Sim *s, const Crowd *c, PetscInt64 id)
+PetscReal CrowdStartTime(const Sim *s, const Crowd *c, PetscInt64 id)
 {
   const PetscReal h = s->prm.dt;
   PetscReal       k;
@@ -976,7 +996,7 @@ static PetscErrorCode Curve(const Sim *s, const Crowd *c, Report *r)
   PetscCall(PetscMalloc2(c->nspeed + 1, &start, na + 1, &arrive));
   for (PetscInt64 i = 0; i < c->nspeed; i++) { /* when each one starts to walk */
     const PetscReal t0 = i < c->n0 ? 0 : c->arr[i - c->n0].time;
-    start[ns++]        = PetscMax(t0, CrowdStart(s, c, i));
+    start[ns++]        = PetscMax(t0, CrowdStartTime(s, c, i));
   }
   for (PetscInt64 a = 0; a < na; a++) arrive[a] = c->arr[a].time;
   qsort(start, (size_t)ns, sizeof(PetscReal), CompareReal);
@@ -1153,6 +1173,7 @@ static PetscErrorCode CrowdCheckpointWrite(const Sim *s, void *ctx, hid_t grp, h
   PetscCall(RouterCheckpointWrite((Sim *)s, &c->route, g, dxpl));
   PetscCall(FloorsCheckpointWrite(s, &c->floors, g, dxpl));
   PetscCall(StallCheckpointWrite(s, &c->stall, g));
+  PetscCall(AgentsCheckpointWrite(s, c, g, dxpl));
   PetscCallHDF5(comm, H5Gclose(g));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree(crs));
@@ -1309,6 +1330,7 @@ static PetscErrorCode CrowdCheckpointRead(Sim *s, void *ctx, hid_t grp, const ch
     PetscErrorCode ierr = RouterCheckpointRead(s, &c->route, g, path);
     if (!ierr) ierr = FloorsCheckpointRead(s, &c->floors, g, path);
     if (!ierr) ierr = StallCheckpointRead(s, &c->stall, g, path);
+    if (!ierr) ierr = AgentsCheckpointRead(s, c, g, path); /* after the arrivals: the tables have grown */
     H5Gclose(g);
     PetscCall(ierr);
   }
@@ -1328,6 +1350,7 @@ static PetscErrorCode CrowdDestroy(Sim *s, void *ctx)
   PetscCall(PetscFree2(c->px, c->py));
   PetscCall(PetscFree(c->dens));
   PetscCall(PetscFree(c->speed));
+  PetscCall(PetscFree2(c->radius, c->origin));
   PetscCall(PetscFree(c->premove));
   PetscCall(PetscFree(c->exitNormal));
   PetscCall(CsmDestroy(&c->csm));

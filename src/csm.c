@@ -542,6 +542,11 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
     /* 6. the direction normalised, the spacing ahead, the lateral avoidance, the speed */
     PetscCall(PetscLogEventBegin(THRONG_EV.lawSpacing, 0, 0, 0, 0));
     CSM_CALL(m, Ahead, (ag, na, beg, &b, m->kappa, m->avoid));
+    if (g->nlinks) /* no step back over a link line (floors.c) */
+      for (PetscInt k = 0; k < na; k++) {
+        const PetscInt i = ag[k].i;
+        FloorsHold(c, id[i], x[i], y[i], r[i], &ag[k].ex, &ag[k].ey);
+      }
     for (PetscInt k = 0; k < na; k++) fx[ag[k].i] += ag[k].ex, fy[ag[k].i] += ag[k].ey;
     PetscCall(PetscLogEventEnd(THRONG_EV.lawSpacing, 0, 0, 0, 0));
   }

@@ -190,6 +190,32 @@ PetscErrorCode FloorsSetUp(Sim *s, Floors *f)
     }
     g->nwall = n;
   }
+  { /* a lane whose line a zone holds (the head or the foot of a flight) lies in that zone:
+       whoever is pushed into it keeps the stair's speed (zone.c; the lanes are appended,
+       outside the walkable area, so no zone of the file loses a point to them) */
+    const PetscInt nz0 = g->nzones;
+    for (PetscInt k = 0; k < 2 * g->nlinks; k++) {
+      const PetscReal *q = g->link[k >> 1].seg[k & 1], *o = g->link[k >> 1].out[k & 1], L = f->depth;
+      const PetscInt   z    = GeometryZoneAt(g, 0.5 * (q[0] + q[2]) - 1e-3 * o[0], 0.5 * (q[1] + q[3]) - 1e-3 * o[1]);
+      const PetscReal  c[8] = {q[0],           q[1], q[2], q[3], q[2] + L * o[0], q[3] + L * o[1], q[0] + L * o[0],
+                               q[1] + L * o[1]};
+      GeomZone         lz;
+      if (z < 0 || z >= nz0) continue;
+      lz = g->zone[z];
+      PetscCall(PetscRealloc(4 * sizeof(PetscReal) * (size_t)(g->nzring + 4), &g->zring));
+      lz.zbeg    = g->nzring;
+      lz.bbox[0] = lz.bbox[2] = c[0], lz.bbox[1] = lz.bbox[3] = c[1];
+      for (int e = 0; e < 4; e++) {
+        PetscReal *seg = &g->zring[4 * g->nzring++];
+        seg[0] = c[2 * e], seg[1] = c[2 * e + 1], seg[2] = c[(2 * e + 2) % 8], seg[3] = c[(2 * e + 3) % 8];
+        lz.bbox[0] = PetscMin(lz.bbox[0], c[2 * e]), lz.bbox[2] = PetscMax(lz.bbox[2], c[2 * e]);
+        lz.bbox[1] = PetscMin(lz.bbox[1], c[2 * e + 1]), lz.bbox[3] = PetscMax(lz.bbox[3], c[2 * e + 1]);
+      }
+      lz.zend = g->nzring;
+      PetscCall(PetscRealloc(sizeof(GeomZone) * (size_t)(g->nzones + 1), &g->zone));
+      g->zone[g->nzones++] = lz;
+    }
+  }
   PetscCall(
     ParticlesRegisterField(&s->P, "floor", FIELD_INT64, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kfloor));
   PetscCall(ParticlesRegisterField(&s->P, "z", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES | FIELD_SNAPSHOT, &f->kz));
@@ -241,6 +267,22 @@ void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscR
     vy  = (tw > 0 ? uy : -uy) - (o > 0 ? n[1] : 0);
     m   = PetscSqrtReal(vx * vx + vy * vy);
     *wx = vx / m, *wy = vy / m;
+    return;
+  }
+}
+
+void FloorsHold(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal r, PetscReal *vx, PetscReal *vy)
+{
+  const Geometry *g = c->geom;
+  for (PetscInt k = 0; k < 2 * g->nlinks; k++) {
+    const GeomLink  *lk = &g->link[k >> 1];
+    const PetscReal *q = lk->seg[k & 1], *n = lk->out[k & 1];
+    const PetscReal  o = n[0] * (x - q[0]) + n[1] * (y - q[1]), vn = *vx * n[0] + *vy * n[1];
+    const PetscReal  t = ((x - q[0]) * (q[2] - q[0]) + (y - q[1]) * (q[3] - q[1])) / (lk->len * lk->len);
+    if (!(vn > 0) || o <= -r || o > c->floors.depth || t < 0 || t > 1) continue;
+    if (o > 0 && GeometryInside(g, x, y)) continue; /* not in its lane */
+    if (FloorsWants(c, id, k, x, y)) return;        /* on its way through */
+    *vx -= vn * n[0], *vy -= vn * n[1];             /* along the line, not back over it */
     return;
   }
 }

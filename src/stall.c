@@ -54,7 +54,11 @@ PetscErrorCode StallSetFromOptions(Opt *o)
                k ? "-stall_distance" : "-stall_time");
   PetscCheck(p->stallTime >= 0, o->comm, PETSC_ERR_USER_INPUT, "-stall_time %g: must be >= 0 (0: never)",
              (double)p->stallTime);
-  PetscCall(ParamsCheckTime(o->comm, "-stall_time", "", p->stallTime));
+  {
+    char text[64];
+    PetscCall(PetscSNPrintf(text, sizeof(text), "%g", (double)p->stallTime));
+    PetscCall(ParamsCheckTime(o->comm, "-stall_time", text, p->stallTime));
+  }
   PetscCheck(p->stallDist > 0 && p->stallDist <= 100, o->comm, PETSC_ERR_USER_INPUT,
              "-stall_distance %g: give a distance in metres, in (0, 100]", (double)p->stallDist);
   PetscCheck(!set[1] || p->stallTime > 0, o->comm, PETSC_ERR_USER_INPUT,

@@ -33,7 +33,8 @@ col() { # csv, column name: its values, one a line
 }
 
 # 1. populations
-grep -v '^n:\|^init_region' configs/room.yaml >"$out/room-pop.yaml"
+# (a copy elsewhere names the scene by its full path: a config's paths are its folder's)
+grep -v '^n:\|^init_region' configs/room.yaml | sed "s|^geometry: |geometry: $PWD/configs/|" >"$out/room-pop.yaml"
 printf 'populations: all\npop:\n  all: {region: [0.3, 0.3, 5.5, 7.7], count: 100, place: fill}\n' >>"$out/room-pop.yaml"
 check "room failed" logged "$out/plain.log" "$THRONG" -options_file_yaml configs/room.yaml -output none -quiet
 check "room as one population failed" logged "$out/pop.log" "$THRONG" -options_file_yaml "$out/room-pop.yaml" -output none -quiet

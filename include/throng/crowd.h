@@ -65,7 +65,9 @@ typedef struct {
   PetscInt64 total; /* agents at the start                                         */
   float     *speed; /* free speed of each id (replicated: 4 bytes per agent)       */
   PetscInt64 nspeed;
-  double    *premove;                   /* when each id may start to walk (NULL: at once; population.c) */
+  double    *premove; /* when each id may start to walk (NULL: at once; population.c) */
+  float     *radius;  /* each id's radius, and the floor it started on (agents.c)   */
+  int       *origin;
   PetscInt64 capId;                     /* capacity of the per-id tables (speed, premove, csm.pop)       */
   PetscInt   popRoute[THRONG_MAX_POPS]; /* each population's route (-1: none)        */
   /* sources (source.c): agents arriving during the run                               */
@@ -109,6 +111,11 @@ PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, Pe
 /* floors.c: the desired direction (wx, wy) of agent id at (x, y) near a link line: straight
    on through the line if it goes through, else along it (and back in, from beyond it). */
 void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* floors.c: the velocity (vx, vy) of agent id at (x, y), radius r, with its component
+   out over a link line that it does not go through removed: the time-gap law's
+   neighbours would push an agent that has just come through a link back over its line
+   (a step back up a flight's head), and the lane beyond is for passing only. */
+void FloorsHold(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal r, PetscReal *vx, PetscReal *vy);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
@@ -117,6 +124,16 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
    that floor's area and its doors' lanes only (floors.c). */
 PetscErrorCode CrowdAreaWKT(const Sim *s, PetscInt floor, char **wkt, PetscInt *parts);
 
+/* When agent id starts to walk: the first step time at or after its pre-movement time. */
+PetscReal CrowdStartTime(const Sim *s, const Crowd *c, PetscInt64 id);
+/* agents.c: the per-agent table (PREFIX.agents.csv): the radii and floors of origin of
+   the agents of the start (collective), of an arrival; checkpoints; the table (rank 0,
+   pass the passages of the report, n of them). */
+PetscErrorCode AgentsCreated(Sim *s, Crowd *c);
+void           AgentsArrived(Crowd *c, const ParticleRec *rec, PetscInt floor);
+PetscErrorCode AgentsCheckpointWrite(const Sim *s, const Crowd *c, hid_t grp, hid_t dxpl);
+PetscErrorCode AgentsCheckpointRead(Sim *s, Crowd *c, hid_t grp, const char *path);
+PetscErrorCode AgentsTableWrite(const Sim *s, const Crowd *c, const ExitRec *pass, PetscInt npass, FILE *f);
 /* crowd.c: m new agents (ids nspeed .. nspeed + m - 1, recs, pops their populations,
    -1: the defaults) arrive now: the per-id tables and the routes grow (every rank). */
 PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *recs, const PetscInt *pops);
