@@ -4,7 +4,9 @@
 #     same state-digest and the same summary on 1, 2 and 3 ranks (the pressure that sets
 #     the box's rate is an exact integer sum);
 #  2. a run stopped at step 5000 on 3 ranks and restarted on 2 ends with the straight
-#     run's digest and summary; a restart with another target or tau is refused;
+#     run's digest and summary; a restart with another target or tau is refused; the
+#     run restarted at step 12000 with -steps 14000 reports the means over steps 7000 to
+#     14000, as the straight 14000-step run does (issue 44: the old window was kept);
 #  3. the pressure averaged over the second half of the run is the target within 3 %,
 #     and the packing it holds is near jamming (phi in [0.80, 0.86]); at a target ten
 #     times lower the packing is looser after the same time;
@@ -44,6 +46,12 @@ check "restart with another target ran" not run 1 other.log -output part3 -resta
 check "restart with another target: not refused as other equations" grep -q "written for other equations" other.log
 check "restart with another tau ran" not run 1 other2.log -output part4 -restart part.chk.h5 -barostat_tau 5
 check "restart with another tau: not refused as other equations" grep -q "written for other equations" other2.log
+# a restart that extends the run averages over the second half of the run it ends: the
+# straight 14000-step run's summary, though its half starts before the checkpoint
+check "straight run of 14000 steps" run 2 long.log -output none -steps 14000
+check "restart from step 12000 to step 14000" run 2 ext.log -output part -restart part2.chk.h5 -steps 14000
+check "restart with more -steps: not the means of the new run's second half" same "$(summary ext.log)" "$(summary long.log)"
+summary ext.log
 
 # 3. the mean pressure is the target; the packing is near jamming
 p=$(summary one.log | awk '{print $2}')

@@ -19,6 +19,11 @@
 #     times) without an overlap beyond 5 % of a diameter; a Poisson source's mean rate is
 #     within 10 % of its rate over 400 arrivals; a table source lets each in at the first
 #     step at or after its time.
+#  5. The agents' table (PREFIX.agents.csv): a row per agent, its exit times those of
+#     exits.csv; a lognormal pre-movement truncated to [10, 120] s has no point mass at a
+#     bound and passes a Kolmogorov-Smirnov test against the truncated distribution; a
+#     named exit is named in the summary and in exits.csv; a run ended at -steps with
+#     agents in a door's lane says as many departures as agents that left (issue 44).
 #   test_evacuation.sh path/to/throng path/to/mpiexec path/to/source
 set -u
 THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
@@ -158,4 +163,40 @@ check "a table source failed" logged "$out/t.log" "$THRONG" -options_file_yaml c
   -src_t_process table -src_t_table "$out/times.txt" -output "$out/t"
 check "a table source: entries $(col "$out/t.arrivals.csv" time | tr '\n' ' ')not at 1.02 2 7.3" \
   same "$(col "$out/t.arrivals.csv" time | tr '\n' ' ')" "1.02 2 7.3 "
+
+# 5. issue 44: the agents' table, the truncated lognormal, named exits, and the summary
+# of a run that ends at -steps with agents in a door's lane
+printf 'walkable POLYGON ((0 0, 30 0, 30 30, 0 30, 0 0))\nexit main LINESTRING (30 13, 30 17)\n' >"$out/big.wkt"
+check "a lognormal pre-movement over 2000 agents failed" logged "$out/ln.log" "$THRONG" -geometry "$out/big.wkt" -populations a,b \
+  -pop_a_region 1,1,29,15 -pop_a_count 1000 -pop_a_premove lognormal:60,0.5,10,120 -pop_b_region 1,15,29,29 -pop_b_count 1000 \
+  -pop_b_premove 5 -steps 3000 -output "$out/ln" -output_every 0 -density_h 0 -quiet
+check "the agents' table does not hold 2000 rows" same "$(($(wc -l <"$out/ln.agents.csv") - 1))" 2000
+check "the agents' table lacks its columns" same "$(head -1 "$out/ln.agents.csv")" \
+  "id,population,source,arrival,radius,free_speed,premove,start,exit_time,exit,exit_name,floor"
+check "the agents' table: an exit time differs from exits.csv" cmp -s \
+  <(awk -F, 'NR > 1 { print $1 "," $2 }' "$out/ln.exits.csv" | sort) <(awk -F, 'NR > 1 && $9 != "" { print $1 "," $9 }' "$out/ln.agents.csv" | sort)
+check "named exit: not in the summary" grep -q "^summary: crowd: exit 0 (main): [0-9]* agents" "$out/ln.log"
+check "named exit: not in exits.csv" same "$(awk -F, 'NR == 2 { print $5 }' "$out/ln.exits.csv")" main
+check "the drawn lognormal pre-movement is not the truncated distribution (Kolmogorov-Smirnov, 5 %)" /usr/bin/python3 - "$out/ln.agents.csv" <<'EOF2'
+import sys, csv, math
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['population'] == 'a']
+v = sorted(float(r['premove']) for r in rows)
+lo, hi, mu, s = 10, 120, math.log(60), 0.5
+Phi = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))
+F = lambda x: (Phi((math.log(x) - mu) / s) - Phi((math.log(lo) - mu) / s)) / (Phi((math.log(hi) - mu) / s) - Phi((math.log(lo) - mu) / s))
+n = len(v)
+D = max(max(abs((i + 1) / n - F(x)), abs(i / n - F(x))) for i, x in enumerate(v))
+at = sum(1 for x in v if x in (lo, hi))
+print(f'lognormal:60,0.5,10,120 over {n} agents: min {v[0]:.2f}, max {v[-1]:.2f}, {at} at a bound, KS D {D:.4f} (5 %: {1.36 / math.sqrt(n):.4f})')
+sys.exit(0 if n == 1000 and at == 0 and lo <= v[0] and v[-1] <= hi and D < 1.36 / math.sqrt(n) else 1)
+EOF2
+# ended at -steps with agents in the door's lane: the summary's two counts agree
+check "a source run ended at -steps failed" logged "$out/lim.log" "$THRONG" -options_file_yaml configs/room.yaml -n 0 -sources s \
+  -src_s_region 0.5,0.5,5,7.5 -src_s_rate 5 -src_s_count 11 -steps 470 -output "$out/lim"
+left=$(sed -n 's/^summary: crowd: \([0-9]*\) of [0-9]* agents left.*/\1/p' "$out/lim.log")
+dep=$(sed -n 's/.*occupancy: .* arrivals, \([0-9]*\) departures, .*/\1/p' "$out/lim.log")
+echo "ended at step 470: ${left:-?} agents left, ${dep:-?} departures"
+check "the summary says ${left:-?} left and ${dep:-?} departures" same "$left" "$dep"
+check "the run did not end with agents in a door's lane (the test needs some)" \
+  holds 'n > 0' n="$(sed -n 's/^summary: steps [0-9]*  t [0-9.]*  N \([0-9]*\) .*/\1/p' "$out/lim.log")"
 finish

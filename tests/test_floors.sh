@@ -14,15 +14,22 @@
 #  - routes and exit choice across floors: 5 agents from upstairs routed through a
 #    waypoint in a corner of the ground floor pass it, and no one else does;
 #    with a second exit upstairs and -route_choice quickest, everyone leaves, by both
-#    exits, with the same digest on 1 and 2 ranks.
+#    exits, with the same digest on 1 and 2 ranks;
+#  - issue 44: no arrival at the flight's head steps back up over its line; the config
+#    run from another folder finds its scene (paths of a config are its folder's); a
+#    source whose region spans the ground floor and the flight counts each arrival on
+#    its own floor (no negative occupancy); a crowd locked head-on on the flight (one
+#    exit per floor, routed across) stops with one error that says where it is stuck,
+#    after writing its summary, tables and checkpoint, the same on 1 and 2 ranks and
+#    after a restart inside the stalled window.
 #   test_floors.sh path/to/throng path/to/mpiexec path/to/source
 set -u
-THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$3
+THRONG=$(readlink -f "$1"); MPIEXEC=${2:-mpiexec}; SRC=$(cd "$3" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-cd "$SRC" || exit 1 # the config names its geometry relative to the repository root
+cd "$SRC" || exit 1 # the configs, and the scene files the tests write below
 C=(-options_file_yaml configs/floors2.yaml -output_every 250)
 digest() { sed -n 's/^state-digest: //p' "$1"; }
 
@@ -97,6 +104,50 @@ check "two exits: not everyone left" grep -q "summary: crowd: 50 of 50 agents le
 check "two exits: no one left by the ground floor's exit" grep -Eq "summary: crowd: exit 0: [1-9][0-9]* agents" "$out/two1.log"
 check "two exits: no one left by the upper floor's exit" grep -Eq "summary: crowd: exit 1: [1-9][0-9]* agents" "$out/two1.log"
 check "two exits, quickest: the digest on 2 ranks differs from 1 rank" same "$(digest "$out/two1.log")" "$(digest "$out/two2.log")"
+
+# issue 44: no step back up over the flight's head line (y = 14) after an arrival
+check "floors2: an arrival at the flight's head stepped back up over its line" /usr/bin/python3 - "$out/n1.traj.flight.h5" <<'EOF'
+import sys, h5py
+t = h5py.File(sys.argv[1])['trajectory'][:]
+print(f"flight: {len(t)} rows, the highest y {t['y'].max():.4f} (head line at 14)")
+sys.exit(0 if len(t) and t['y'].max() <= 14 else 1)
+EOF
+# the config from another folder: its scene is found beside it
+check "floors2 run from another folder failed" logged "$out/away.log" sh -c "cd '$out' && exec '$THRONG' -options_file_yaml '$SRC/configs/floors2.yaml' -output_every 250 -output away"
+check "floors2 run from another folder: another digest" same "$(digest "$out/away.log")" "$(digest "$out/n1.log")"
+# a source over the ground floor and the flight
+check "floors2 with a source over two floors failed" logged "$out/src.log" "$THRONG" "${C[@]}" -output "$out/src" \
+  -sources s -src_s_region 8,6,17,10 -src_s_rate 5 -src_s_count 20
+check "a source over two floors: not every agent left" grep -q "summary: crowd: 70 of 70 agents left" "$out/src.log"
+check "a source over two floors: negative occupancy in floors.csv" awk -F, 'NR > 1 { for (i = 2; i <= NF; i++) if ($i < 0) exit 1 }' "$out/src.floors.csv"
+check "a source over two floors: no arrival on the flight" awk -F, 'NR > 1 && $4 > 0 { f = 1 } END { exit !f }' "$out/src.floors.csv"
+# head-on on the flight: the ground floor's people routed to the upper exit, the upper
+# floor's to the ground exit; locked, it stops with one error that says where
+sed -e 's|^exit LINESTRING (0 3, 0 5)|exit down LINESTRING (0 3, 0 5)\nexit up LINESTRING (0 23, 0 25)\nroute up POLYGON ((0 0, 12 0, 12 8, 0 8, 0 0))\nroute down POLYGON ((0 20, 12 20, 12 28, 0 28, 0 20))|' \
+  configs/geometry/floors2.wkt >"$out/cf.wkt"
+CF=(-geometry "$out/cf.wkt" -populations upper,ground -pop_upper_region 0.5,20.5,11.5,27.5 -pop_upper_count 40
+  -pop_ground_region 0.5,0.5,11.5,7.5 -pop_ground_count 40 -radius 0.2 -init_phi 0.3 -steps 30000 -checkpoint_every 5000)
+stuck() { # log, exit status: one error, the stall's, naming the flight; the summary was written
+  [ "$2" -ne 0 ] && [ "$(grep -c '^throng: error' "$1")" -eq 1 ] && grep -q "^throng: error: the crowd is stuck: for 60" "$1" \
+    && grep -q "on flight 'flight' at x" "$1" && grep -q "wait to go through link 'head'" "$1" \
+    && grep -q "^summary: crowd: [0-9]* of 80 agents left" "$1"
+}
+for np in 1 2; do
+  timeout 300 "$MPIEXEC" -n $np "$THRONG" "${CF[@]}" -output "$out/cf$np" >"$out/cf$np.log" 2>&1
+  rc=$?
+  check "counterflow on $np ranks: not stopped as stuck (exit $rc): $(grep -m1 error "$out/cf$np.log")" stuck "$out/cf$np.log" $rc
+done
+grep -m1 '^throng: error' "$out/cf1.log"
+check "counterflow: the error differs on 2 ranks" same "$(grep '^throng: error' "$out/cf1.log")" "$(grep '^throng: error' "$out/cf2.log")"
+check "counterflow: no checkpoint at the stop" test -s "$out/cf1.chk.h5"
+check "counterflow: no exits table at the stop" test -s "$out/cf1.exits.csv"
+# a restart inside the stalled window (from step 5000, t = 100 s) stops at the same step
+timeout 300 "$MPIEXEC" -n 2 "$THRONG" "${CF[@]}" -steps 5000 -output "$out/cfr" >"$out/cfr1.log" 2>&1
+timeout 300 "$MPIEXEC" -n 1 "$THRONG" "${CF[@]}" -output "$out/cfr" -restart "$out/cfr.chk.h5" >"$out/cfr2.log" 2>&1
+rc=$?
+check "counterflow restarted at step 5000: not stopped as stuck (exit $rc)" stuck "$out/cfr2.log" $rc
+check "counterflow restarted: stopped at another step than the straight run" \
+  same "$(grep -o 'stuck, at t = .*' "$out/cfr2.log")" "$(grep -o 'stuck, at t = .*' "$out/cf1.log")"
 
 # restart: 2 ranks to t = 20 s, then 3 ranks to the end
 check "floors2, first 1000 steps on 2 ranks, failed" logged "$out/rs1.log" timeout 300 "$MPIEXEC" -n 2 "$THRONG" "${C[@]}" -steps 1000 -output "$out/rs"
