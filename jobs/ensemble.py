@@ -164,11 +164,24 @@ def plan(d, argv):
         die("plan: give throng's options after -- (e.g. -- -options_file_yaml configs/rimea9.yaml)")
     if a.seeds < 1 or a.ranks < 1:
         die("plan: --seeds and --ranks must be >= 1")
+    own = {"seed": "the ensemble gives each member its seed (--seeds N from --seed0 S)",
+           "output": "the ensemble names each member's files (DIR/members/NNNN/run.*)",
+           "restart": "each member runs from its start; a member that failed runs again from its start"}
+    for k, o in enumerate(opts):
+        name = o.lstrip("-") if o.startswith("-") else None
+        if name in own:
+            die(f"-{name} among throng's options: {own[name]}; drop it" +
+                (f" (for seeds from {opts[k + 1]}: --seed0 {opts[k + 1]})" if name == "seed" and k + 1 < len(opts) else ""))
     sweep = []
     for s in a.sweep:
         name = s[0].lstrip("-")
         if any(n == name for n, _ in sweep):
             die(f"--sweep {name} is given twice")
+        if name in own:
+            die(f"--sweep {name}: {own[name]}" + ("; give --seeds N --seed0 S for more seeds" if name == "seed" else ""))
+        dup = sorted({v for v in s[1:] if s[1:].count(v) > 1})
+        if dup:
+            die(f"--sweep {name}: the value {dup[0]} is given twice (each value is one case)")
         sweep.append((name, s[1:]))
     npoint = 1
     for _, v in sweep:
@@ -195,6 +208,8 @@ def plan(d, argv):
                 f"{'s' if len(diff) == 1 else ''}: "
                 f"{json.dumps({k: old['case'].get(k) for k in diff})}): choose another folder; "
                 f"nothing in {d} was changed")
+    elif os.path.exists(d) and not os.path.isdir(d):
+        die(f"{d} is a file, not a folder: choose a new or an empty folder for the ensemble")
     elif os.path.isdir(d) and os.listdir(d):
         die(f"{d} is not empty and holds no ensemble manifest: choose a new or an empty folder")
     version = check_case(opts, sweep, a.ranks)
@@ -375,15 +390,31 @@ def split_plan(argv, flags_with_value, flags):
     return own, rest
 
 
+def number(own, flag, kind, default, lo=None):
+    """The value of a command's option flag as a number of its kind, or one clear error."""
+    if flag not in own:
+        return default
+    try:
+        v = kind(own[flag])
+    except ValueError:
+        die(f"{flag} {own[flag]}: not {'an integer' if kind is int else 'a number'}")
+    if lo is not None and not v >= lo:
+        die(f"{flag} {own[flag]}: must be {'>= ' + str(lo) if kind is int else '> 0'}")
+    return v
+
+
 def cmd_run(d, argv):
     own, rest = split_plan(argv, {"--jobs", "--timeout", "--only"}, {"--no-report"})
     m = plan(d, rest) if rest else load(d)
     ranks = m["case"]["ranks"]
-    jobs = int(own.get("--jobs", max(1, (os.cpu_count() or 1) // ranks)))
-    timeout = float(own["--timeout"]) if "--timeout" in own else None
+    jobs = number(own, "--jobs", int, max(1, (os.cpu_count() or 1) // ranks), lo=1)
+    timeout = number(own, "--timeout", float, None, lo=1e-9)
     todo = [x["index"] for x in m["members"] if state(d, x["index"]) != "done"]
     if "--only" in own:
-        want = {int(s) for s in own["--only"].split(",")}
+        try:
+            want = {int(s) for s in own["--only"].split(",")}
+        except ValueError:
+            die(f"--only {own['--only']}: give member indices, comma-separated (e.g. --only 0,3,7)")
         bad = sorted(w for w in want if w < 0 or w >= len(m["members"]))
         if bad:
             die(f"--only: no member {bad[0]} (members 0 to {len(m['members']) - 1})")
@@ -413,9 +444,7 @@ def cmd_run(d, argv):
 def cmd_submit(d, argv):
     own, rest = split_plan(argv, {"--per-task", "--sbatch"}, set())
     m = plan(d, rest) if rest else load(d)
-    k = int(own.get("--per-task", 1))
-    if k < 1:
-        die("--per-task must be >= 1")
+    k = number(own, "--per-task", int, 1, lo=1)
     todo = [x["index"] for x in m["members"] if state(d, x["index"]) != "done"]
     if not todo:
         print(f"ensemble: every member of {d} is done; nothing to submit")
@@ -478,8 +507,13 @@ def cmd_verify(d, argv):
     collect(d, m)
     done = [x for x in m["members"] if "digest" in x]
     if argv:
-        want = [int(a) for a in argv]
+        try:
+            want = [int(a) for a in argv]
+        except ValueError:
+            die(f"verify: give member indices (0 to {len(m['members']) - 1}), not {' '.join(argv)}")
         for w in want:
+            if not 0 <= w < len(m["members"]):
+                die(f"verify: no member {w} (members 0 to {len(m['members']) - 1})")
             if not any(x["index"] == w for x in done):
                 die(f"verify: member {w} is not done: it has no digest to compare")
         done = [x for x in done if x["index"] in want]
@@ -529,6 +563,9 @@ def main():
         print(__doc__)
         return 0 if len(sys.argv) > 1 else 2
     cmd, d, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if d in ("-h", "--help") or "-h" in argv[:1] or "--help" in argv[:1]:
+        print(__doc__)
+        return 0
     try:
         if cmd == "plan":
             plan(d, argv)

@@ -160,6 +160,8 @@ def main():
         if k not in keys:
             keys.append(k)
     cases = [(json.loads(k), [m for m in data if json.dumps(m["set"], sort_keys=True) == k]) for k in keys]
+    empty = [st for st, ms in cases if not ms]  # no member done: named, left out of the statistics
+    cases = [(st, ms) for st, ms in cases if ms]
     crowd = any(m["crowd"] for m in data)
     L = []
     L.append(f"# Ensemble report: {d}")
@@ -174,6 +176,10 @@ def main():
         L.append(f"**{len(notdone)} members not done** (failed, killed or not yet run; "
                  f"`bash jobs/ensemble.sh status {d}`): {', '.join(str(x['index']) for x in notdone[:20])}"
                  + (" ..." if len(notdone) > 20 else "") + ".  The statistics below are of the done members.")
+        L.append("")
+    if empty:
+        L.append(f"**{len(empty)} case{'s' if len(empty) > 1 else ''} without a finished member**, left out below: "
+                 + "; ".join(case_label(st) for st in empty) + ".")
         L.append("")
     rows = []
     conv = []
@@ -314,7 +320,8 @@ def main():
             w.writerow([m["index"], m["seed"]] + [m["set"][n] for n in names] +
                        [f"{m['T']:.6g}", m["left"], m["total"]])
     print(f"ensemble.py: wrote {os.path.join(d, 'report.md')} ({len(done)} members, {len(cases)} case"
-          f"{'s' if len(cases) > 1 else ''})")
+          f"{'s' if len(cases) > 1 else ''}" + (f"; {len(empty)} without a finished member: "
+                                               + "; ".join(case_label(st) for st in empty) if empty else "") + ")")
     for c, ok, need, n in conv:
         print(f"ensemble.py: {c}: {'converged' if ok else 'not converged'} with {n} members"
               + ("" if ok else f" (about {need} needed)"))
@@ -332,10 +339,12 @@ def plots(d, rows, sweep, L):
     fig, ax = plt.subplots(1, 3, figsize=(16, 4.5))
     for st, ms, r, T in rows:
         lab = r["case"]
+        if not len(T):  # no member with an evacuation time: nothing to draw
+            continue
         ax[0].hist(T, bins=max(5, min(30, len(T) // 2)), alpha=0.5, label=lab)
         xs = np.sort(T)
         ax[1].step(xs, np.arange(1, len(xs) + 1) / len(xs), where="post", label=lab)
-        tmax = max(m["exit_t"][-1] for m in ms if len(m["exit_t"]))
+        tmax = max((m["exit_t"][-1] for m in ms if len(m["exit_t"])), default=0.0)
         grid = np.linspace(0, tmax, 400)
         C = np.array([np.searchsorted(m["exit_t"], grid, side="right") for m in ms])
         line, = ax[2].plot(grid, C.mean(axis=0), label=lab)

@@ -10,7 +10,10 @@
 #  4. Bad input, each refused with one message and nothing changed: a sweep over an
 #     unknown option, a grid over --max-members (no terminal to ask), another case in
 #     a folder, a value throng refuses, a member whose digest disagrees with the
-#     manifest on a rerun (verify).
+#     manifest on a rerun (verify); a seed among the case's options or swept, a value
+#     swept twice, a file as the folder, --jobs 0, a member that does not exist; run
+#     --help prints the usage; a report whose case has no finished member names it and
+#     reports the others (issue 44).
 #  5. (release) RiMEA 9 as a study: 4 and 2 doors, 10 seeds each; the ratio of the mean
 #     evacuation times (two doors over four) has an interval inside [1.6, 2.4].
 #   test_ensemble.sh path/to/throng path/to/mpiexec path/to/source [quick]
@@ -72,7 +75,7 @@ refused() { # log, pattern, command...: exit status 2 and the pattern on stderr,
   shift 2
   "$@" >"$log" 2>&1 </dev/null
   local rc=$?
-  [ $rc -eq 2 ] && grep -q "$pat" "$log" && [ "$(grep -c 'error' "$log")" -eq 1 ]
+  [ $rc -eq 2 ] && grep -q -- "$pat" "$log" && [ "$(grep -c 'error' "$log")" -eq 1 ]
 }
 check "a sweep over an unknown option was not refused clearly" refused "$out/b1.log" "throng has no option -premov (similar: -premove)" \
   "${ENS[@]}" plan "$out/b1" --seeds 2 --sweep premov 0 5 -- -options_file_yaml configs/room.yaml
@@ -91,6 +94,27 @@ rc=$?
 check "verify of a member whose digest disagrees did not fail (exit $rc)" same "$rc" 1
 check "verify did not say the digests differ" grep -q "member 0 (seed 1, -premove 0): digest [0-9a-f]* on rerun, 00000000000000000000000000000000 in the manifest: not the same run" "$out/b5.log"
 check "verify touched member 0's results" test -s "$E/members/0000/run.exits.csv"
+# issue 44: a seed among the case's options or swept (the members' own -seed came after
+# it and won: two sweep points, one digest), a value swept twice, a file as the folder,
+# --jobs 0, a member that does not exist, and COMMAND --help
+check "-seed among the case's options was not refused" refused "$out/b6.log" "-seed among throng's options: the ensemble gives each member its seed" \
+  "${ENS[@]}" plan "$out/b6" --seeds 2 -- -options_file_yaml configs/room.yaml -seed 7
+check "--sweep seed was not refused" refused "$out/b7.log" "--sweep seed: the ensemble gives each member its seed" \
+  "${ENS[@]}" plan "$out/b7" --seeds 2 --sweep seed 5 6 -- -options_file_yaml configs/room.yaml
+check "a value swept twice was not refused" refused "$out/b8.log" "--sweep premove: the value 5 is given twice" \
+  "${ENS[@]}" plan "$out/b8" --seeds 2 --sweep premove 5 5 -- -options_file_yaml configs/room.yaml
+touch "$out/afile"
+check "a file as the ensemble's folder was not refused" refused "$out/b9.log" "is a file, not a folder" \
+  "${ENS[@]}" plan "$out/afile" --seeds 2 -- -options_file_yaml configs/room.yaml
+check "--jobs 0 was not refused" refused "$out/b10.log" "--jobs 0: must be >= 1" "${ENS[@]}" run "$E" --jobs 0
+check "verify of a member that does not exist was not refused" refused "$out/b11.log" "verify: no member 99 (members 0 to 7)" \
+  "${ENS[@]}" verify "$E" 99
+check "run --help did not print the usage" grep -q "^Commands" <("${ENS[@]}" run --help)
+# a case with no finished member: the report names it and reports the other
+rm -f "$E"/members/000[345]/done.json
+check "the report with a case of no finished member failed" logged "$out/rep0.log" "${ENS[@]}" report "$E"
+check "the report does not name the case without a finished member" grep -q "1 case without a finished member\*\*, left out below: premove=5" "$E/report.md"
+check "the report lost the other case" grep -q "^| premove=0 | " "$E/report.md"
 
 # 5. RiMEA 9 as a study (release): 4 and 2 doors, 10 seeds each
 if [ "$MODE" = full ]; then
