@@ -36,7 +36,7 @@ run() { # name, options...: flow, largest overlap in the progress lines, skin ch
     -eikonal_h 0.05 -progress 100 -output_every 1000000 -output "$OUT/$name" "$@" >"$OUT/$name.log" 2>&1
   awk -v name="$name" '/^step/ { for (i = 1; i <= NF; i++) if ($i == "max_overlap" && $(i + 1) > m) m = $(i + 1) }
     /exit 0:/ { for (i = 1; i <= NF; i++) if ($i == "flow") f = $(i + 1) }
-    /max_disp\/skin/ { s = ($0 ~ /skin_exceeded/) ? "skin exceeded" : "skin kept" }
+    /max_disp\/skin/ { s = ($0 ~ /beyond_half_skin/) ? "beyond half the skin (checked)" : "skin kept" }
     END { printf "%-22s mean flow %7s /s  largest overlap %.3g m  %s", name, f, m, s }' "$OUT/$name.log"
   awk -F, 'NR > 1 { c[int($2 / 5)]++ } END { for (k in c) if (c[k] > p) p = c[k]; printf "  peak flow (5 s) %.1f /s\n", p / 5 }' "$OUT/$name.exits.csv"
 }

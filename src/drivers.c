@@ -105,7 +105,8 @@ PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t)
   } while (0)
 
 PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id,
-                             PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2])
+                             PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal *sx, PetscReal *sy,
+                             PetscReal d2[2])
 {
   const PetscReal  gam = drv->gamma, cx = drv->c[0], cy = drv->c[1], gx = drv->g[0], gy = drv->g[1];
   PetscReal        before = 0, after = 0, chk = 0;
@@ -134,10 +135,11 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
      stops the run with "no longer a finite number".  The check costs a few per cent of
      this loop; the vectorisation made it 1.7 times faster (docs/performance.md).       */
   /* clang-format off */ /* (the pragma must stay in front of its loop) */
-#define PREDICT_OWNED(extra_x, extra_y) \
+#define PREDICT_OWNED(extra_x, extra_y, save) \
   _Pragma("omp simd reduction(max : before, after) reduction(+ : chk)") \
   for (PetscInt i = 0; i < nown; i++) { \
     PetscReal dx = x[i] - xb[i], dy = y[i] - yb[i], d; \
+    save; \
     d      = dx * dx + dy * dy; \
     before = d > before ? d : before; \
     PREDICT_ONE(i, extra_x, extra_y); \
@@ -147,13 +149,23 @@ PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x,
     after = d > after ? d : after; \
     chk += d - d; \
   }
-  if (drv->nterm) {
-    PREDICT_OWNED(ex[i], ey[i])
+#define SAVE_ONE (sx[i] = x[i], sy[i] = y[i])
+  if (drv->nterm && sx) {
+    PREDICT_OWNED(ex[i], ey[i], SAVE_ONE)
+  } else if (drv->nterm) {
+    PREDICT_OWNED(ex[i], ey[i], (void)0)
+  } else if (sx) {
+    PREDICT_OWNED(0, 0, SAVE_ONE)
   } else {
-    PREDICT_OWNED(0, 0)
+    PREDICT_OWNED(0, 0, (void)0)
   }
   /* clang-format on */
 #undef PREDICT_OWNED
+#undef SAVE_ONE
+  if (sx) { /* the ghosts' */
+    PetscCall(PetscArraycpy(sx + nown, x + nown, m - nown));
+    PetscCall(PetscArraycpy(sy + nown, y + nown, m - nown));
+  }
   for (PetscInt i = nown; i < m; i++) {
     if (drv->nterm) PREDICT_ONE(i, ex[i], ey[i]);
     else PREDICT_ONE(i, 0, 0);

@@ -12,6 +12,7 @@
 #include <throng/init.h>
 #include <throng/io.h>
 #include <throng/contact_output.h>
+#include <throng/deform.h>
 #include <signal.h>
 #include <string.h>
 
@@ -45,7 +46,8 @@ typedef struct {
   PetscReal      rss0, rss1; /* resident bytes before the set-up, at the end   */
   PetscReal      ovlBound;   /* -overlap_abort times the smallest diameter (0: none) */
   PetscReal      dmean;      /* the mean diameter of the disks at the (re)start      */
-  PetscInt       blownStep;  /* the step where a measured overlap passed it, or -1   */
+  PetscInt       blownStep;  /* the step whose state is unsound (Unsound), or -1     */
+  char           why[1024];  /* ... why                                               */
   PetscMPIInt    rank, size;
 } Job;
 
@@ -152,12 +154,70 @@ static PetscErrorCode SampleOverlap(Job *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Has a measured overlap passed -overlap_abort?  Every rank holds the same reduced value. */
-static PetscBool Blown(const Job *j) { return j->ovlBound > 0 && j->s.ovlMax > j->ovlBound ? PETSC_TRUE : PETSC_FALSE; }
+/* Is the state of this step unsound, so that nothing of it may be written?  Every rank
+   decides alike (reduced values).  Three ways, each a message in j->why:
+     - a measured overlap passed -overlap_abort (the steps have blown up);
+     - a step left a disk skin/2 or more from the binning and a pair that was no
+       candidate of it overlapping (pbd.c: CheckBeyondSkin): the step missed it and is
+       not the stepper's (an overlap beyond -overlap_abort, measured then, is named
+       first: a blow-up moves disks far);
+     - a deformed box was compressed past the hexagonal close packing, which no packing
+       of disks without overlaps reaches (deform.c, barostat.c).
+   Collective. */
+static PetscErrorCode Unsound(Job *j)
+{
+  const Params   *p        = &j->prm;
+  const PetscReal hex      = PETSC_PI / (2 * PetscSqrtReal(3.0));
+  char            box[160] = "";
+  PetscFunctionBeginUser;
+  if (j->blownStep >= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (j->s.skinStep >= 0 && j->ovlBound > 0 && j->s.ovlStep != j->s.step) PetscCall(SampleOverlap(j));
+  if (p->deformRate != 0)
+    PetscCall(PetscSNPrintf(box, sizeof(box),
+                            "; -deform_rate %g may compress the box faster than the stepper resolves "
+                            "the overlaps it makes",
+                            (double)p->deformRate));
+  else if (p->baroP > 0)
+    PetscCall(PetscSNPrintf(box, sizeof(box),
+                            "; -barostat %g (with -barostat_tau %g) may compress the box faster than "
+                            "the stepper resolves the overlaps it makes",
+                            (double)p->baroP, (double)p->baroTau));
+  if (j->ovlBound > 0 && j->s.ovlMax > j->ovlBound) {
+    const PetscReal d = j->ovlBound / p->overlapAbort;
+    PetscCall(PetscSNPrintf(
+      j->why, sizeof(j->why),
+      "the run has blown up: an overlap of %g (%.3g of the smallest diameter %g) at step %" PetscInt_FMT
+      " is more than -overlap_abort %g of it. The time step -dt is too large for the stepper and the "
+      "scene (README: the steppers' stability), or the stepper diverges here%s",
+      (double)j->s.ovlMax, (double)(j->s.ovlMax / d), (double)d, j->s.step, (double)p->overlapAbort, box));
+    j->blownStep = j->s.step;
+  } else if (j->s.skinStep >= 0) {
+    PetscCall(PetscSNPrintf(j->why, sizeof(j->why),
+                            "step %" PetscInt_FMT " moved a disk %g from where it was binned, %.3g of the skin %g, "
+                            "and left %" PetscInt64_FMT
+                            " pair%s (or disk and wall) overlapping that were no candidates "
+                            "of its pair search: it missed them, and the step is not -solver %s's. Lower -dt, or raise "
+                            "-skin%s",
+                            j->s.skinStep, (double)j->s.skinDisp, (double)(j->s.skinDisp / p->skin), (double)p->skin,
+                            j->s.skinMissed, j->s.skinMissed > 1 ? "s" : "", p->solver, box));
+    j->blownStep = j->s.step;
+  } else if (DeformBoxMoves(p)) {
+    const PetscReal phi = DeformPackingFraction(&j->s);
+    if (phi > hex * (1 + 1e-9)) {
+      PetscCall(PetscSNPrintf(j->why, sizeof(j->why),
+                              "at step %" PetscInt_FMT " the box holds disks at packing fraction %.6f, past the "
+                              "hexagonal close packing %.6f that no packing of disks without overlaps passes%s",
+                              j->s.step, (double)phi, (double)hex, box));
+      j->blownStep = j->s.step;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-/* The time loop: a step, the modules' step end, the outputs, signals, progress.  A
-   measured overlap beyond -overlap_abort ends it at once (blownStep): nothing of the
-   blown-up state is written, and Run() raises the error once the files are closed. */
+/* The time loop: a step, the modules' step end, the outputs, signals, progress.  An
+   unsound state (Unsound: an overlap beyond -overlap_abort, a sweep beyond the skin, a
+   box past close packing) ends it at once (blownStep): nothing of it is written, and
+   Run() raises the error once the files are closed. */
 static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
 {
   const char *stop = NULL;
@@ -194,10 +254,8 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     const PetscBool chk   = j->chk && ((j->prm.chkEvery > 0 && j->s.step % j->prm.chkEvery == 0) || j->s.control >= 1);
     if ((frame || chk) && j->ovlBound > 0 && j->s.ovlStep != j->s.step)
       PetscCall(SampleOverlap(j)); /* nothing blown up is written */
-    if (Blown(j)) {
-      j->blownStep = j->s.step;
-      break;
-    }
+    PetscCall(Unsound(j));
+    if (j->blownStep >= 0) break;
     if (frame) {
       PetscCall(H5MDWriteFrame(&j->w, &j->s));
       PetscCall(ContactWriterWrite(&j->cw, &j->s));
@@ -223,10 +281,8 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     }
     PetscCall(ReportProgress(&j->s, j->t0, j->step0, PETSC_FALSE));
     if (j->s.step == killStep) raise(SIGKILL);
-    if (Blown(j)) {
-      j->blownStep = j->s.step;
-      break;
-    }
+    PetscCall(Unsound(j)); /* the progress line's overlap sample */
+    if (j->blownStep >= 0) break;
     if (stop) {
       if (!j->prm.quiet)
         PetscCall(
@@ -234,10 +290,8 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
       break;
     }
   }
-  if (j->blownStep < 0 && j->s.ovlStep != j->s.step) { /* the end is always measured (the summary's) */
-    PetscCall(SampleOverlap(j));
-    if (Blown(j)) j->blownStep = j->s.step;
-  }
+  if (j->blownStep < 0 && j->s.ovlStep != j->s.step) PetscCall(SampleOverlap(j)); /* the end is always measured */
+  PetscCall(Unsound(j));
   /* the last state, unless it has blown up: then the last good snapshot and checkpoint stay */
   if (j->output && j->lastFrame != j->s.step && j->blownStep < 0) {
     PetscCall(H5MDWriteFrame(&j->w, &j->s));
@@ -248,7 +302,10 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
     PetscCall(CheckpointWrite(&j->s, j->prm.checkpoint));
   }
   PetscCall(PetscTime(&j->t1));
-  PetscCall(PBDFinishDisplacement(&j->s));
+  if (j->blownStep < 0) { /* the last sweep, checked after the last files (its check rebins) */
+    PetscCall(PBDFinishDisplacement(&j->s));
+    PetscCall(Unsound(j));
+  }
   PetscCall(PetscLogStagePop());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -269,6 +326,13 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &checks, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT64, MPI_SUM, comm));
     PetscCall(SimCheckConservation(&j->s));
+    char beyond[160] = "";
+    if (j->s.skinChecks)
+      PetscCall(PetscSNPrintf(beyond, sizeof(beyond),
+                              "  beyond_half_skin %" PetscInt64_FMT
+                              " (sweeps that ended skin/2 or more from the binning, "
+                              "each checked: no pair missed)",
+                              j->s.skinChecks));
     PetscCall(ReportResidentBytes(PETSC_TRUE, &j->rss1));
     {
       PetscReal mem[2] = {j->rss1, j->rss1 - j->rss0};
@@ -304,10 +368,7 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                   "restart; %.6e at the end, %.3e of it)  rebins %" PetscInt_FMT "  migrated %" PetscInt64_FMT
                   "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
                   (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), (double)ovl, (double)(ovl / j->dmean),
-                  j->s.rebins, moved, checks, (double)(disp / j->prm.skin),
-                  disp >= 0.5 * j->prm.skin
-                    ? "  skin_exceeded (candidate pairs may have been missed: lower -rebin_fraction or raise -skin)"
-                    : ""));
+                  j->s.rebins, moved, checks, (double)(disp / j->prm.skin), beyond));
     PetscCall(SolverReport(&j->s));
     if (j->size > 1 && j->s.step > j->step0) { /* the inputs of the performance model (docs/performance.md) */
       PetscInt64 t[3] = {j->s.halo.exchanges, j->s.halo.bytes, j->s.halo.messages};
@@ -360,8 +421,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
   PetscCall(JobSetUp(comm, &job));
   PetscCall(JobLoop(comm, &job));
   if (job.blownStep >= 0) { /* close the files (they stay readable), then one error */
-    const PetscReal ovl = job.s.ovlMax, d = job.ovlBound / job.prm.overlapAbort;
-    char            kept[2 * PETSC_MAX_PATH_LEN + 128] = "";
+    char kept[2 * PETSC_MAX_PATH_LEN + 128] = "";
     if (job.output)
       PetscCall(PetscSNPrintf(kept, sizeof(kept), "; the snapshots in %s.h5 end at step %" PetscInt_FMT, job.prm.output,
                               job.lastFrame));
@@ -372,11 +432,7 @@ static PetscErrorCode Run(int *argc, char ***argv)
     if (job.output) PetscCall(H5MDClose(&job.w, 0));
     PetscCall(TrajectoryClose(&job.traj));
     PetscCall(SimDestroy(&job.s));
-    SETERRQ(comm, PETSC_ERR_NOT_CONVERGED,
-            "the run has blown up: an overlap of %g (%.3g of the smallest diameter %g) at step %" PetscInt_FMT
-            " is more than -overlap_abort %g of it. The time step -dt is too large for the stepper and the scene "
-            "(README: the steppers' stability), or the stepper diverges here%s",
-            (double)ovl, (double)(ovl / d), (double)d, job.blownStep, (double)job.prm.overlapAbort, kept);
+    SETERRQ(comm, PETSC_ERR_NOT_CONVERGED, "%s%s", job.why, kept);
   }
   PetscCall(JobSummary(comm, &job));
   if (job.output) PetscCall(ContactWriterClose(&job.cw));

@@ -70,8 +70,8 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->overlapTol                                             = 1e-9;
   p->overlapMaxSweeps                                       = 100000;
   p->progress                                               = 0;
-  p->overlapEvery      = -1; /* default: 1 for crowds, 0 (the progress samples) otherwise */
-  p->overlapAbort      = 2;  /* two smallest diameters: disks pass through each other (main.c) */
+  p->overlapEvery      = -1;  /* default: 1 for crowds, 0 (the progress samples) otherwise */
+  p->overlapAbort      = 0.5; /* half the smallest diameter: far beyond any sound run (main.c) */
   p->map               = PETSC_TRUE;
   p->checkConservation = PETSC_FALSE;
   p->quiet             = PETSC_FALSE;
@@ -792,8 +792,8 @@ static PetscErrorCode OutputSetFromOptions(Opt *o)
                    &p->overlapEvery, NULL));
   PetscCall(
     OptReal(o, OPT_RUN, "-overlap_abort",
-            "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 2): the "
-            "steps have blown up (0: never; the last snapshot and checkpoint are kept)",
+            "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 0.5): "
+            "the steps have blown up (0: never; the last snapshot and checkpoint are kept)",
             &p->overlapAbort, NULL));
   PetscCall(OptString(o, OPT_RUN, "-trajectory",
                       "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive "

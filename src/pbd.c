@@ -28,9 +28,15 @@
  * constraints, so they hold uniformly with the worst of them, and Th. 3.11/3.13
  * (consistency, stability, convergence) cover this scheme.  After every sweep the largest
  * distance from the binning position is reduced over all ranks (fused into the next
- * prediction's pass); if it ever reaches skin/2 the run reports that the candidate set
- * may have been incomplete (skin_exceeded in the summary).  The disks are rebinned when
- * a prediction takes one further than -rebin_fraction x skin from its binning position,
+ * prediction's pass, which also keeps the positions the sweep left).  If it reached
+ * skin/2 the candidate set may have been incomplete: the prediction is undone, and the
+ * pairs that overlap are counted among the old candidates and, rebinned, among all pairs
+ * (CheckBeyondSkin).  Equal counts: no pair was missed, the sweep was the method's, and
+ * the step is predicted again from the new binning (beyond_half_skin in the summary).
+ * More: the sweep missed a pair, and main.c stops the run with an error — a result that
+ * is not the method's is never written (as LAMMPS's neigh_modify check yes, but checked
+ * after the fact rather than by rebinning every step).  The disks are rebinned when a
+ * prediction takes one further than -rebin_fraction x skin from its binning position,
  * which leaves the sweep (1/2 - rebin_fraction) x skin of room.
  *
  * Cost per step: one streaming pass for the prediction (owned disks and ghosts: f
@@ -198,6 +204,37 @@ PetscErrorCode PBDSweepCellsPair(Sim *s, PBDCellFn cell, void *ctx, PetscBool re
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A displacement from the binning positions measured after a sweep (reduced: the same
+   on every rank), for the summary's largest. */
+void PBDNoteDisplacement(Sim *s, PetscReal disp) { s->sweepDisp = PetscMax(s->sweepDisp, disp); }
+
+/* A sweep (or the move of a step) that ended disp >= skin/2 from the binning may have
+   missed a pair: two disks that were no candidates (binned in cells that are not
+   neighbours) may have met.  Whether any did is counted: the pairs (and walls) that
+   overlap now among the candidates of the binning the sweep used, then, with the disks
+   rebinned at their positions, among all pairs; a pair that met and was no candidate
+   makes the second count larger.  Then the step missed it, is not the method's, and
+   main.c stops the run (s->skinStep); else the sweep was exact after all (a column
+   that moves as one, say) and the run goes on from the new binning, which the check's
+   place in the trajectory decides: the same on any rank count and after a restart.
+   (A pair that met and parted again within the sweep is not seen.)  Collective. */
+static PetscErrorCode CheckBeyondSkin(Sim *s, PetscReal disp)
+{
+  PetscInt64 c0, c1;
+  PetscFunctionBeginUser;
+  PetscCall(SimCountContacts(s, &c0));
+  PetscCall(SimRebin(s));
+  PetscCall(SimCountContacts(s, &c1));
+  s->skinChecks++;
+  if (c1 > c0 && s->skinStep < 0) s->skinStep = s->step, s->skinDisp = disp, s->skinMissed = c1 - c0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscBool BeyondHalfSkin(const Sim *s, PetscReal disp)
+{
+  return disp >= 0.5 * s->prm.skin && disp < PETSC_INFINITY ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Largest distance of an owned disk from its binning position, over all ranks. */
 static PetscErrorCode MaxDisplacement(Sim *s, PetscReal *disp)
 {
@@ -223,7 +260,7 @@ PetscErrorCode PBDRebinIfFar(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(MaxDisplacement(s, &disp));
   if (!(disp <= s->prm.rebin * s->prm.skin)) PetscCall(SimRebin(s)); /* the next sweep starts at the binning */
-  else s->sweepDisp = PetscMax(s->sweepDisp, disp);
+  else PBDNoteDisplacement(s, disp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -237,15 +274,33 @@ PetscErrorCode PBDPredict(Sim *s)
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
   PetscLogDouble b0, b1;
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
+  {
+    const PetscInt m = p->n + p->ng; /* where the last sweep left the disks is kept (CheckBeyondSkin) */
+    if (m > s->saveCap) {
+      s->saveCap = m + m / 4 + 16;
+      PetscCall(PetscFree2(s->saveX, s->saveY));
+      PetscCall(PetscMalloc2(s->saveCap, &s->saveX, s->saveCap, &s->saveY));
+    }
+  }
   PetscCall(PetscTime(&b0));
-  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  PetscCall(
+    DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, s->saveX, s->saveY, d2));
   PetscCall(PetscTime(&b1));
   s->busy += b1 - b0;
   d2[2] = s->control; /* requests (signals, wall clock) ride on the same reduction */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
   s->control = d2[2];
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
-  s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(d2[0]));
+  const PetscReal left = PetscSqrtReal(d2[0]); /* where the last sweep left the disks */
+  PBDNoteDisplacement(s, left);
+  if (BeyondHalfSkin(s, left)) { /* back to where the sweep left them, checked (and rebinned there), predicted again */
+    const PetscInt m = p->n + p->ng;
+    PetscCall(PetscArraycpy(p->x, s->saveX, m));
+    PetscCall(PetscArraycpy(p->y, s->saveY, m));
+    PetscCall(CheckBeyondSkin(s, left));
+    PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, NULL, NULL, d2));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
+  }
   /* written so that a NaN displacement (a blow-up) rebins too, and Migrate reports it */
   if (!(d2[1] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
   else if (s->dom.per[0] || s->dom.per[1]) PetscCall(HaloForward(&s->dom, p, &s->halo)); /* images: periodic.c */
@@ -294,9 +349,10 @@ static PetscErrorCode PNGSStep(Sim *s)
     }
     m[2] = NaNAsInf(m[2]); /* rebin below, where Migrate stops the run */
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 3, MPIU_REAL, MPI_MAX, s->dom.comm));
-    s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[2]));
-    if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt &&
-                                     !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin))))
+    PBDNoteDisplacement(s, PetscSqrtReal(m[2]));
+    if (BeyondHalfSkin(s, PetscSqrtReal(m[2]))) PetscCall(CheckBeyondSkin(s, PetscSqrtReal(m[2]))); /* it rebins */
+    else if (!(m[2] < PETSC_INFINITY) || (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt &&
+                                          !(m[2] <= PetscSqr(s->prm.rebin * s->prm.skin))))
       PetscCall(SimRebin(s));
   } while (!(m[0] <= s->prm.atol + s->prm.rtol * m[1]) && it < s->prm.maxIt);
   st->iterations += it;
@@ -321,10 +377,11 @@ PetscErrorCode PBDSettle(Sim *s)
   }
   m[0] = NaNAsInf(m[0]); /* MPI_MAX may drop a NaN; it keeps an infinity */
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
-  s->control   = m[1];
-  s->sweepDisp = PetscMax(s->sweepDisp, PetscSqrtReal(m[0])); /* the next step's candidates */
+  s->control = m[1];
+  PBDNoteDisplacement(s, PetscSqrtReal(m[0])); /* the next step's candidates */
   PetscCall(PetscLogEventEnd(THRONG_EV.cells, 0, 0, 0, 0));
-  if (!(m[0] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
+  if (BeyondHalfSkin(s, PetscSqrtReal(m[0]))) PetscCall(CheckBeyondSkin(s, PetscSqrtReal(m[0]))); /* it rebins */
+  else if (!(m[0] <= PetscSqr(s->prm.rebin * s->prm.skin))) PetscCall(SimRebin(s));
   else PetscCall(HaloForward(&s->dom, p, &s->halo));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -336,7 +393,8 @@ PetscErrorCode PBDFinishDisplacement(Sim *s)
   PetscReal disp;
   PetscFunctionBeginUser;
   PetscCall(MaxDisplacement(s, &disp));
-  s->sweepDisp = PetscMax(s->sweepDisp, disp);
+  PBDNoteDisplacement(s, disp);
+  if (BeyondHalfSkin(s, disp)) PetscCall(CheckBeyondSkin(s, disp)); /* the run's end: a rebin changes nothing */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -95,7 +95,7 @@ static PetscErrorCode PenaltyStep(Sim *s)
     }
   PetscCall(PetscLogEventEnd(THRONG_EV.sweep, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, NULL, NULL, d2));
   for (PetscInt i = 0; i < p->n; i++) {
     p->x[i] += hg * st->save[2 * i];
     p->y[i] += hg * st->save[2 * i + 1];

@@ -274,7 +274,7 @@ static PetscErrorCode PGSStep(Sim *s)
   for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
   PetscCall(PetscLogEventEnd(THRONG_EV.pgsAssemble, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, d2));
+  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n, p->x, p->y, p->id, p->n, p->xb, p->yb, NULL, NULL, d2));
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   if (total > 0) {
     Mat          G, W;

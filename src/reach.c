@@ -28,8 +28,8 @@
  * that meet the square of half-width R + skin around (x, y) hold it (ReachCells; indices
  * outside the grid are clamped, and clamping never separates two points).  The set of
  * disks found within R of a point is thus exact — the same on any rank count — as long
- * as no disk has moved skin/2 from its binning position, which the stepper checks and
- * reports (skin_exceeded).  What the user does with the set must not depend on the
+ * as no disk has moved skin/2 from its binning position, which the stepper checks: a
+ * prediction that starts beyond it is undone and made again from a new binning (pbd.c).  What the user does with the set must not depend on the
  * order in which it is visited (csm.c: minima, and sums in integer fixed point).  The
  * test of this module compares the set with a brute-force search over all disks.      */
 #include <throng/reach.h>

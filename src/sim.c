@@ -84,6 +84,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   s->rmax              = InitRadiusMax(prm);
   s->bal.sinceTry      = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep           = -1;
+  s->skinStep          = -1; /* no sweep has ended skin/2 from its binning (pbd.c) */
   s->stress.recStep    = -1; /* no contacts kept yet (contacts.c) */
   s->stress.sampleStep = -1;
   PetscCall(SolverGetOps(comm, prm->solver, &s->ops));
@@ -120,6 +121,7 @@ PetscErrorCode SimDestroy(Sim *s)
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
   PetscCall(PetscFree(s->wallMask));
+  PetscCall(PetscFree2(s->saveX, s->saveY));
   PetscCall(PetscFree(s->bal.rec));
   PetscCall(WallsDestroy(&s->walls));
   PetscCall(DomainDestroy(&s->dom));
@@ -293,6 +295,36 @@ PetscErrorCode SimRebin(Sim *s)
   PetscCall(BinAndGhost(s, PETSC_FALSE));
   SIM_MODULES_CALL(s, afterRebin);
   s->rebins++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count)
+{
+  const Domain    *d = &s->dom;
+  const Cells     *c = &s->cells;
+  const Particles *p = &s->P;
+  const PetscInt   L = d->ln[0];
+  PetscInt         fwd[4];
+  PetscInt64       n = 0;
+  DomainForwardOffsets(L, fwd);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
+  for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)
+    for (PetscInt cx = 1; cx < L - 1; cx++) {
+      const PetscInt k = cy * L + cx;
+      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
+        n += WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]) > 0;
+        CELLS_FOR_PARTNERS(c, k, fwd, i, j)
+        {
+          const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
+          n += dx * dx + dy * dy < sr * sr;
+        }
+      }
+    }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPIU_INT64, MPI_SUM, d->comm));
+  *count = n;
+  PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

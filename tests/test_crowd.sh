@@ -159,10 +159,14 @@ check "postproc/crowd.py: the PeTrack file lacks frame 0's 100 agents" same "$(a
 check "postproc/crowd.py: the PeTrack file lacks the frame rate" grep -q '^# framerate: 1 fps' "$out/t.txt"
 
 # seed 001 §4.2 (Figure 4): two populations, one twice as fast; the evacuation time with
-# steps h, 10 h and 30 h agrees within 5 % (10 h: a fast agent covers its diameter)
+# steps h, 10 h and 30 h agrees within 5 % (10 h: a fast agent covers its diameter).
+# One sweep a step leaves overlaps of 0.22 d at h, 0.78 d at 10 h and 0.86 d at 30 h
+# (seed 001's catching-up scheme projects exactly): the coarse steps set their own
+# -overlap_abort, the claim being only about the evacuation time
 for dt in 0.02 0.2 0.6; do
-  check "twospeeds -dt $dt failed" logged "$out/two$dt.log" timeout 300 "$THRONG" -options_file_yaml configs/twospeeds.yaml -dt $dt -output none -quiet
+  check "twospeeds -dt $dt failed" logged "$out/two$dt.log" timeout 300 "$THRONG" -options_file_yaml configs/twospeeds.yaml -dt $dt -output none -quiet -overlap_abort 1
 done
+check "twospeeds -dt 0.02: not stopped by the default -overlap_abort" logged "$out/two-default.log" timeout 300 "$THRONG" -options_file_yaml configs/twospeeds.yaml -output none -quiet
 T=$(for dt in 0.02 0.2 0.6; do sed -n 's/.*80 of 80 agents left, evacuation time \([0-9.]*\) s.*/\1/p' "$out/two$dt.log"; done | tr '\n' ' ')
 echo "seed 001 §4.2: evacuation times with h, 10h, 30h: $T s"
 within5() { echo "$1" | awk '{ if (NF != 3) exit 1; for (i = 2; i <= 3; i++) if ((($i - $1) < 0 ? $1 - $i : $i - $1) > 0.05 * $1) exit 1 }'; }

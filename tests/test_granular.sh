@@ -9,6 +9,15 @@
 #     as runs of other equations;
 #  3. below jamming the relaxed packing carries no load: the final pressure is below 1e-6
 #     (it was > 0.1 during the compression);
+#  5. unsound runs stop with one error that names the cause and write nothing of the
+#     unsound state (issue 44), the same message on 1 and 2 ranks: a compression at
+#     -deform_rate -3 and a barostat at 1e6 (the box passes the hexagonal close packing),
+#     a settling pile at -dt 0.05 and a crowd at -dt 0.15 (an overlap passes
+#     -overlap_abort, now 0.5 diameters by default: 2 let them through), a Brownian gas
+#     whose noise moves disks past half the skin in a step (a pair that was no candidate
+#     met: the step missed it); a compression at -deform_rate -5 whose sweeps end beyond
+#     half the skin 16 times without missing a pair runs on, with one digest on 1 and 2
+#     ranks;
 #  4. jobs/validate_granular.py --quick: phi_J of 400 disks at rate -0.05 (bisection) is
 #     in [0.82, 0.86] (O'Hern et al. 2003: 0.842 as N grows, lower and wider for small N),
 #     and a settled pile's sigma_yy is hydrostatic within 5 % below its top layers.
@@ -48,6 +57,37 @@ pend=$(sed -n 's/^summary: stress p \([^ ]*\) .*/\1/p' one.log)
 echo "pressure: largest $pmax during the compression, $pend at the end"
 check "the compression carried no load ($pmax)" holds 'p > 0.1' p="$pmax"
 check "the relaxed packing below jamming still carries a load ($pend)" holds 'p < 1e-6' p="$pend"
+
+# 5. unsound runs: one error naming the cause, the same on 1 and 2 ranks, nothing written after
+unsound() { # name, message fragment, options...
+  local name=$1 want=$2 np rc; shift 2
+  for np in 1 2; do
+    timeout 300 "$MPIEXEC" -n $np --oversubscribe "$THRONG" -quiet "$@" -output "u$name$np" >"u$name$np.log" 2>&1
+    rc=$?
+    check "$name on $np ranks (exit $rc): wanted one error with '$want', got: $(grep -m1 error "u$name$np.log")" \
+      sh -c "[ $rc -ne 0 ] && [ \$(grep -c '^throng: error' u$name$np.log) -eq 1 ] && grep -qF -- \"$want\" u$name$np.log && ! grep -q '^state-digest' u$name$np.log"
+  done
+  check "$name: the message differs on 2 ranks" same "$(grep '^throng: error' "u${name}1.log" | sed "s/u${name}1/u$name/g")" \
+    "$(grep '^throng: error' "u${name}2.log" | sed "s/u${name}2/u$name/g")"
+  grep -m1 '^throng: error' "u${name}1.log"
+}
+B=(-n 400 -bidisperse 1.4 -radius 0.5 -periodic xy -box 0,0,30.49,30.49 -init uniform -gravity 0,0 -dt 0.001 -tile 2)
+unsound compress "at step 100 the box holds disks at packing fraction 0.912148, past the hexagonal close packing 0.906900 that no packing of disks without overlaps passes; -deform_rate -3. may compress the box" \
+  "${B[@]}" -deform_rate -3 -steps 300 -stress
+unsound barostat "the box holds disks at packing fraction 0.906986, past the hexagonal close packing 0.906900 that no packing of disks without overlaps passes; -barostat 1e+06" "${B[@]}" -barostat 1e6 -steps 3000
+unsound settle "the run has blown up: an overlap of 0.435237 (0.543 of the smallest diameter 0.800925) at step 100 is more than -overlap_abort 0.5" -n 1000 -dt 0.05 -steps 200
+unsound overlap "the run has blown up: an overlap of 1.3 (4.33 of the smallest diameter 0.3) at step 5 is more than -overlap_abort 0.5" \
+  -options_file_yaml "$SRC/configs/room.yaml" -dt 0.15
+unsound skin "step 13 moved a disk 0.0788302 from where it was binned, 0.657 of the skin 0.12, and left 1 pair (or disk and wall) overlapping that were no candidates of its pair search: it missed them, and the step is not -solver pbd's. Lower -dt, or raise -skin" \
+  -n 600 -box 0,0,30,30 -periodic xy -init uniform -gravity 0,0 -noise 0.5 -steps 600
+for np in 1 2; do
+  check "a compression whose sweeps leave half the skin, on $np ranks, failed" logged "checked$np.log" \
+    "$MPIEXEC" -n $np --oversubscribe "$THRONG" -quiet "${B[@]}" -deform_rate -5 -deform_phi 0.84 -steps 3000 -output none
+done
+check "the compression at -deform_rate -5: no sweep checked beyond half the skin" grep -q "beyond_half_skin [1-9][0-9]* (sweeps that ended skin/2 or more from the binning, each checked: no pair missed)" checked1.log
+check "the compression at -deform_rate -5: 2 ranks give another digest than 1" same "$(digest checked2.log)" "$(digest checked1.log)"
+check "the crowd that blew up has a snapshot of its blown-up state (its last frame must be step 0)" \
+  same "$(h5dump -d /particles/disks/position/step uoverlap1.h5 2>/dev/null | sed -n 's/^ *(0): //p')" 0
 
 check "validate_granular.py --quick" logged vq.log env THRONG="$THRONG" NPROC=2 /usr/bin/python3 "$SRC/jobs/validate_granular.py" --quick --out vq
 cat vq.log

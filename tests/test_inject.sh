@@ -34,7 +34,7 @@ stops() { # place, message fragment, options...
   grep -m1 '^throng: error' "$log"
 }
 
-G="-n 400 -init uniform -attract_gamma 0.5 -dt 0.02 -steps 40 -output_every 10 -output_flush_every 0"
+G="-n 400 -init uniform -attract_gamma 0.1 -dt 0.02 -steps 40 -output_every 10 -output_flush_every 0"
 stops series "cannot select the element of frame" $G -output "$dir/s"
 stops xdmf "cannot write the ParaView sidecar" $G -output "$dir/x"
 C="-options_file_yaml configs/room.yaml"

@@ -36,7 +36,7 @@ check "pbd pile run failed" run 1 pbd.log $PILE -solver pbd
 a=$(largest pbdw.log); b=$(largest pbd.log)
 echo "200-layer pile, largest overlap over 4000 steps (of a diameter): pbdw $a, pbd $b"
 check "pbdw: largest overlap $a > 0.5 % of a diameter" holds 'a <= 0.005' a="$a"
-check "pbdw: skin exceeded" not grep -q skin_exceeded pbdw.log
+check "pbdw: a sweep ended beyond half the skin" not grep -q beyond_half_skin pbdw.log
 check "pbd: largest overlap $b <= 5 %: the pile no longer tells the steppers apart" holds 'b > 0.05' b="$b"
 
 COL="-n 10000 -box 0,0,10.5,1001 -steps 10000 -progress 0 -overlap_every 10 -output none -checkpoint none -solver pbdw"
@@ -46,7 +46,7 @@ for np in 1 2 3; do
   c=$(largest col$np.log)
   echo "1000-layer column, 10^4 steps, $np ranks: largest overlap $c of a diameter"
   check "pbdw: 1000-layer column, largest overlap $c > 0.5 % of a diameter" holds 'c <= 0.005' c="$c"
-  check "pbdw: 1000-layer column: skin exceeded" not grep -q skin_exceeded col$np.log
+  check "pbdw: 1000-layer column: a sweep ended beyond half the skin" not grep -q beyond_half_skin col$np.log
   check "pbdw: 1000-layer column digest on $np ranks $(digest col$np.log) != 1 rank $(digest col1.log)" \
     same "$(digest col$np.log)" "$(digest col1.log)"
 done

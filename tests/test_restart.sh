@@ -29,7 +29,7 @@ run() { # ranks, log, options...
 # a throng process of this test still running (pattern: its output path)
 running() { local p; for p in $(pgrep -f "$1"); do [ "$(cat /proc/"$p"/comm 2>/dev/null)" = throng ] && return 0; done; return 1; }
 
-O="-n 20000 -init uniform -polydispersity 0.3 -attract_gamma 0.2 -gravity 0.3,0 -dt 0.005 -tile 4"
+O="-n 20000 -init uniform -polydispersity 0.3 -attract_gamma 0.02 -gravity 0.3,0 -dt 0.005 -tile 4"
 S=3000
 
 # 1. rank-count independent files

@@ -328,10 +328,18 @@ static PetscErrorCode TestNoise(void)
     prm.noise = 0.3, prm.seed = 11, prm.gamma = 0, prm.gravity[0] = prm.gravity[1] = 0;
     PetscCall(DriverSetUp(&prm, &drv));
     drv.step = 41;
-    PetscCall(DriverPredict(&drv, 0.01, 3, x, y, id, 3, xb, yb, d2));
+    PetscCall(DriverPredict(&drv, 0.01, 3, x, y, id, 3, xb, yb, NULL, NULL, d2));
     DriverNoise(11, 2, 41, g);
     CHECK(fabs(x[2] - 3 - sqrt(2 * 0.3 * 0.01) * g[0]) < 1e-14 && fabs(y[2] - 6 - sqrt(2 * 0.3 * 0.01) * g[1]) < 1e-14,
           "noise prediction: moved by (%g, %g), want sqrt(2 D h) xi", x[2] - 3, y[2] - 6);
+    { /* the same prediction keeping q before it (2 owned disks, 1 ghost): the same result */
+      PetscReal x2[3] = {1, 2, 3}, y2[3] = {4, 5, 6}, sx[3], sy[3], e2[2];
+      PetscCall(DriverPredict(&drv, 0.01, 3, x2, y2, id, 2, xb, yb, sx, sy, e2));
+      for (int i = 0; i < 3; i++)
+        CHECK(sx[i] == i + 1 && sy[i] == i + 4 && x2[i] == x[i] && y2[i] == y[i],
+              "prediction keeping q: disk %d kept (%g, %g), moved to (%g, %g), want (%d, %d) and (%g, %g)", i, sx[i],
+              sy[i], x2[i], y2[i], i + 1, i + 4, x[i], y[i]);
+    }
     PetscCall(DriverDestroy(&drv));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -34,6 +34,8 @@ PetscErrorCode DriverAddTerm(Driver *drv, const DriverTerm *t);
 void DriverNoise(PetscInt64 seed, PetscInt64 id, PetscInt64 step, PetscReal g[2]);
 /* Explicit Euler prediction q <- q + h f(q), in place, for disks [0, m). Not collective.
    For the first nown disks it also returns, fused into the same pass, the largest squared
-   distance from (xb, yb) before (d2[0]) and after (d2[1]) the prediction.              */
+   distance from (xb, yb) before (d2[0]) and after (d2[1]) the prediction.  With sx not
+   NULL, q before the prediction is kept in (sx, sy), also in the same pass (pbd.c).    */
 PetscErrorCode DriverPredict(Driver *drv, PetscReal h, PetscInt m, PetscReal *x, PetscReal *y, const PetscInt64 *id,
-                             PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal d2[2]);
+                             PetscInt nown, const PetscReal *xb, const PetscReal *yb, PetscReal *sx, PetscReal *sy,
+                             PetscReal d2[2]);

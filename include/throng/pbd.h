@@ -13,7 +13,11 @@ PetscErrorCode PBDSweep(Sim *s);
 /* After a step that moved owned disks by other means than sweeps: reduce the largest
    distance from the binning position (with s->control), rebin or refresh the ghosts. */
 PetscErrorCode PBDSettle(Sim *s);
-/* Fold the displacement left by the last sweep into s->sweepDisp. Collective. */
+/* A reduced displacement from the binning after a sweep, into s->sweepDisp. */
+void PBDNoteDisplacement(Sim *s, PetscReal disp);
+/* The displacement left by the last sweep, into s->sweepDisp; at skin/2 or more the
+   sweep is checked for missed pairs (s->skinStep), and the disks are rebinned: call it
+   only after the run's last step and its last files. Collective. */
 PetscErrorCode PBDFinishDisplacement(Sim *s);
 /* A sweep in the same order with another operation per cell: cell(s, ctx, k) for every
    owned local cell k, colour by colour, with the halo exchanges between. Collective. */

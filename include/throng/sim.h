@@ -33,8 +33,17 @@ struct Sim {
   PetscInt  step;
   /* statistics */
   PetscInt       rebins;
-  PetscInt64     pairChecks; /* candidate pair evaluations on this rank                  */
-  PetscReal      sweepDisp;  /* largest |q - q_bin| after a sweep since the last report   */
+  PetscInt64     pairChecks;    /* candidate pair evaluations on this rank                  */
+  PetscReal      sweepDisp;     /* largest |q - q_bin| after a sweep since the last report   */
+  PetscInt       skinStep;      /* the first step whose sweep ended skin/2 or more from the
+                                binning and that missed a pair or could not be checked
+                                (-1: none): main.c stops the run (pbd.c)                */
+  PetscReal      skinDisp;      /* ... how far                                              */
+  PetscInt64     skinMissed;    /* ... the pairs it missed                                 */
+  PetscInt64     skinChecks;    /* sweeps that ended beyond skin/2, each checked (pbd.c)    */
+  PetscReal     *saveX, *saveY; /* where the last sweep left the disks (and ghosts): kept
+                                   by the prediction for that check (pbd.c)             */
+  PetscInt       saveCap;
   PetscReal      ovlMax;     /* largest overlap measured at the progress samples          */
   PetscInt       ovlSamples; /* ... how many (every -progress K steps, also with -quiet)  */
   PetscInt       ovlStep;    /* the step of the last sample (-1: none)                   */
@@ -71,6 +80,9 @@ PetscErrorCode SimRebin(Sim *s);
    their new owners, binned, with ghosts: a rebinning (SimRebin) that moves the box.
    Collective. */
 PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4]);
+/* The pairs and walls that overlap now among the candidates of the current binning, the
+   sum over all ranks (an integer: the same on any rank count). Collective. */
+PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count);
 /* Largest overlap of any pair or wall (absolute length), over all ranks. Collective. */
 PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* Conservation check (no-op unless -check_conservation). Collective. */
