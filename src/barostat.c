@@ -203,20 +203,12 @@ static PetscErrorCode BarostatCheckpointWrite(const Sim *s, void *ctx, hid_t grp
 static PetscErrorCode ReadAttr(MPI_Comm comm, hid_t grp, const char *name, hid_t type, MPI_Datatype mt, int n, void *v,
                                const char *path)
 {
-  int   bad = 1;
-  hid_t a   = -1;
+  PetscBool found;
   PetscFunctionBeginUser;
-  if (H5Aexists(grp, name) > 0 && (a = H5Aopen(grp, name, H5P_DEFAULT)) >= 0) {
-    hid_t sp = H5Aget_space(a);
-    bad      = sp < 0 || H5Sget_simple_extent_npoints(sp) != n || H5Aread(a, type, v) < 0;
-    if (sp >= 0) H5Sclose(sp);
-  }
-  if (a >= 0) H5Aclose(a);
-  PetscCall(IoAgree(comm, &bad));
-  PetscCheck(!bad, comm, PETSC_ERR_FILE_UNEXPECTED,
+  PetscCall(IoReadAttr(comm, grp, name, type, mt, n, v, &found));
+  PetscCheck(found, comm, PETSC_ERR_FILE_UNEXPECTED,
              "restart file '%s' lacks the barostat's state (attribute %s): it was not written by a run with -barostat",
              path, name);
-  PetscCallMPI(MPI_Bcast(v, n, mt, 0, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -244,34 +244,23 @@ static PetscErrorCode DeformCheckpointWrite(const Sim *s, void *ctx, hid_t grp, 
 
 static PetscErrorCode DeformCheckpointRead(Sim *s, void *ctx, hid_t grp, const char *path)
 {
-  Deform *df = (Deform *)ctx;
-  double  b[5];
-  int     bad = 1;
-  hid_t   a   = -1;
+  Deform   *df = (Deform *)ctx;
+  double    b[5];
+  PetscBool found;
   PetscFunctionBeginUser;
-  if (H5Aexists(grp, "deform_box_done") > 0 && (a = H5Aopen(grp, "deform_box_done", H5P_DEFAULT)) >= 0)
-    bad = H5Aread(a, H5T_NATIVE_DOUBLE, b) < 0;
-  if (a >= 0) H5Aclose(a);
-  PetscCall(IoAgree(s->dom.comm, &bad));
-  PetscCheck(!bad, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+  PetscCall(IoReadAttr(s->dom.comm, grp, "deform_box_done", H5T_NATIVE_DOUBLE, MPI_DOUBLE, 5, b, &found));
+  PetscCheck(found, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
              "restart file '%s' lacks the deformed box (attribute deform_box_done): it was not written by a run with "
              "-deform_rate",
              path);
-  PetscCallMPI(MPI_Bcast(b, 5, MPI_DOUBLE, 0, s->dom.comm));
   PetscCheck(b[2] > b[0] && b[3] > b[1] && PetscIsNormalReal(b[2] - b[0]) && PetscIsNormalReal(b[3] - b[1]),
              s->dom.comm, PETSC_ERR_FILE_UNEXPECTED, "restart file '%s' holds an invalid box", path);
   df->done = b[4] != 0 ? PETSC_TRUE : PETSC_FALSE;
   if (s->prm.shearRate != 0) {
     double t = NAN;
-    bad      = 1;
-    if (H5Aexists(grp, "shear_tilt") > 0 && (a = H5Aopen(grp, "shear_tilt", H5P_DEFAULT)) >= 0) {
-      bad = H5Aread(a, H5T_NATIVE_DOUBLE, &t) < 0;
-      H5Aclose(a);
-    }
-    PetscCall(IoAgree(s->dom.comm, &bad));
-    PetscCheck(!bad, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+    PetscCall(IoReadAttr(s->dom.comm, grp, "shear_tilt", H5T_NATIVE_DOUBLE, MPI_DOUBLE, 1, &t, &found));
+    PetscCheck(found, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
                "restart file '%s' lacks the tilt of the sheared box (attribute shear_tilt)", path);
-    PetscCallMPI(MPI_Bcast(&t, 1, MPI_DOUBLE, 0, s->dom.comm));
     PetscCheck(PetscAbsReal(t) <= (b[2] - b[0]) / 2, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
                "restart file '%s' holds an invalid tilt %g", path, t);
     s->dom.tilt = t;

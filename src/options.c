@@ -1206,7 +1206,9 @@ static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
    zone.c). */
 static PetscErrorCode IgnoredOptionsCheck(MPI_Comm comm, const Params *p)
 {
-  const PetscBool crowd = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool crowd    = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool quickest = !crowd || p->routeChoice == ROUTE_QUICKEST ? PETSC_TRUE : PETSC_FALSE;
+  const char     *steers   = "it steers -route_choice quickest, and this run uses nearest";
   const struct {
     const char *name; /* the option (without the dash); a trailing '*': every option it begins */
     PetscBool   used;
@@ -1216,16 +1218,11 @@ static PetscErrorCode IgnoredOptionsCheck(MPI_Comm comm, const Params *p)
     {"barostat_tau", p->baroP > 0, "the time scale of -barostat, which this run does not have"},
     {"csm_*", !crowd || p->crowdModel == CROWD_CSM,
      "an option of the time-gap law, and this run uses -crowd_model projection"},
-    {"route_interval", !crowd || p->routeChoice == ROUTE_QUICKEST,
-     "it steers -route_choice quickest, and this run uses nearest"},
-    {"route_reconsider", !crowd || p->routeChoice == ROUTE_QUICKEST,
-     "it steers -route_choice quickest, and this run uses nearest"},
-    {"route_gain", !crowd || p->routeChoice == ROUTE_QUICKEST,
-     "it steers -route_choice quickest, and this run uses nearest"},
-    {"route_commit", !crowd || p->routeChoice == ROUTE_QUICKEST,
-     "it steers -route_choice quickest, and this run uses nearest"},
-    {"route_flow", !crowd || p->routeChoice == ROUTE_QUICKEST,
-     "it steers -route_choice quickest, and this run uses nearest"},
+    {"route_interval", quickest, steers},
+    {"route_reconsider", quickest, steers},
+    {"route_gain", quickest, steers},
+    {"route_commit", quickest, steers},
+    {"route_flow", quickest, steers},
     {"density_dt", !crowd || p->densH > 0, "the interval of the density map, which -density_h 0 turns off"},
     {"speed2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},
     {"csm_time_gap2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},

@@ -298,7 +298,9 @@ PetscErrorCode SimRebin(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count)
+/* The overlapping candidate pairs and walls of this rank's cells: how many, and the
+   largest overlap (absolute length). */
+static void ScanOverlaps(const Sim *s, PetscInt64 *count, PetscReal *ovl)
 {
   const Domain    *d = &s->dom;
   const Cells     *c = &s->cells;
@@ -306,55 +308,44 @@ PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count)
   const PetscInt   L = d->ln[0];
   PetscInt         fwd[4];
   PetscInt64       n = 0;
+  PetscReal        m = 0;
   DomainForwardOffsets(L, fwd);
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
   for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)
     for (PetscInt cx = 1; cx < L - 1; cx++) {
       const PetscInt k = cy * L + cx;
       for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        n += WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]) > 0;
+        const PetscReal w = WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]);
+        n += w > 0;
+        m = PetscMax(m, w);
         CELLS_FOR_PARTNERS(c, k, fwd, i, j)
         {
           const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
-          n += dx * dx + dy * dy < sr * sr;
+          const PetscReal d2 = dx * dx + dy * dy;
+          if (d2 < sr * sr) n++, m = PetscMax(m, sr - PetscSqrtReal(d2));
         }
       }
     }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPIU_INT64, MPI_SUM, d->comm));
-  *count = n;
+  *count = n, *ovl = m;
+}
+
+PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count)
+{
+  PetscReal m;
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
+  ScanOverlaps(s, count, &m);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, count, 1, MPIU_INT64, MPI_SUM, s->dom.comm));
   PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
 {
-  const Domain    *d = &s->dom;
-  const Cells     *c = &s->cells;
-  const Particles *p = &s->P;
-  const PetscInt   L = d->ln[0];
-  PetscInt         fwd[4];
-  DomainForwardOffsets(L, fwd);
-  PetscReal m = 0;
-
+  PetscInt64 n;
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
-  for (PetscInt cy = 1; cy < d->ln[1] - 1; cy++)
-    for (PetscInt cx = 1; cx < L - 1; cx++) {
-      const PetscInt k = cy * L + cx;
-      for (PetscInt i = c->beg[k]; i < c->end[k]; i++) {
-        m = PetscMax(m, WallsViolation(&s->walls, k, p->x[i], p->y[i], p->r[i]));
-        CELLS_FOR_PARTNERS(c, k, fwd, i, j)
-        {
-          const PetscReal dx = p->x[j] - p->x[i], dy = p->y[j] - p->y[i], sr = p->r[i] + p->r[j];
-          const PetscReal d2 = dx * dx + dy * dy;
-          if (d2 < sr * sr) m = PetscMax(m, sr - PetscSqrtReal(d2));
-        }
-      }
-    }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPIU_REAL, MPI_MAX, d->comm));
-  *ovl = m;
+  ScanOverlaps(s, &n, ovl);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ovl, 1, MPIU_REAL, MPI_MAX, s->dom.comm));
   PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

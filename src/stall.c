@@ -210,23 +210,15 @@ PetscErrorCode StallCheckpointWrite(const Sim *s, const Stall *st, hid_t grp)
 
 PetscErrorCode StallCheckpointRead(Sim *s, Stall *st, hid_t grp, const char *path)
 {
-  double v[5] = {0, 0, 0, 0, 0};
-  int    bad  = 1;
-  hid_t  a    = -1;
+  double    v[5] = {0, 0, 0, 0, 0};
+  PetscBool found;
   PetscFunctionBeginUser;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
-  if (H5Aexists(grp, "stall_window") > 0 && (a = H5Aopen(grp, "stall_window", H5P_DEFAULT)) >= 0) {
-    hid_t sp = H5Aget_space(a);
-    bad      = sp < 0 || H5Sget_simple_extent_npoints(sp) != 5 || H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0;
-    if (sp >= 0) H5Sclose(sp);
-  }
-  if (a >= 0) H5Aclose(a);
-  PetscCall(IoAgree(s->dom.comm, &bad));
-  PetscCheck(!bad, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
+  PetscCall(IoReadAttr(s->dom.comm, grp, "stall_window", H5T_NATIVE_DOUBLE, MPI_DOUBLE, 5, v, &found));
+  PetscCheck(found, s->dom.comm, PETSC_ERR_FILE_UNEXPECTED,
              "restart file '%s' lacks the stall detector's window (/checkpoint/crowd, attribute stall_window): it "
              "was written with -stall_time 0, or by an older throng; give -stall_time 0",
              path);
-  PetscCallMPI(MPI_Bcast(v, 5, MPI_DOUBLE, 0, s->dom.comm));
   st->tref = (PetscReal)v[0];
   for (int k = 0; k < 3; k++) st->sig[k] = (PetscInt64)v[1 + k];
   st->checked = (PetscInt64)v[4];

@@ -69,7 +69,7 @@ export LSAN_OPTIONS="suppressions=$SRC/tests/fuzz/lsan.supp"
 echo "sanitize: leaks (units, violation, edmd lemmas, the program on 2 ranks)"
 (cd "$B" && ctest --output-on-failure -R '^(units_np[124]|violation_np[12]|edmd_lemmas)$') || fail=1
 dir=$work/run; mkdir "$dir"
-timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$B/throng" -n 2000 -init uniform -attract_gamma 0.5 -attract_center 10,10 -dt 0.02 -steps 100 \
+timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$B/throng" -n 2000 -init uniform -attract_gamma 0.5 -attract_center 10,10 -dt 0.01 -steps 100 \
   -tile 2 -balance_threshold 1.05 -balance_interval 1 -output_every 50 -output "$dir/run" -check_conservation -quiet >"$dir/log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || ! grep -q '^state-digest' "$dir/log"; then

@@ -139,6 +139,11 @@ PetscErrorCode IoWriteSidecar(MPI_Comm comm, const char *path, void (*body)(FILE
 PetscErrorCode IoReserveFrames(PetscInt n, PetscInt *cap, PetscInt **fstep, PetscReal **ftime, PetscInt64 **fcount);
 /* An attribute of n values of type (n = 0: a scalar). Collective. */
 PetscErrorCode IoWriteAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, hsize_t n, const void *v);
+/* The n values of an attribute, read on rank 0 and broadcast (mt: their MPI type), or
+   *found false on every rank when it is missing or holds another number of values (the
+   caller names what the file lacks). Collective. */
+PetscErrorCode IoReadAttr(MPI_Comm comm, hid_t obj, const char *name, hid_t type, MPI_Datatype mt, int n, void *v,
+                          PetscBool *found);
 
 /* preflight.c: before the run, rank 0 checks that the directories of -output and
    -checkpoint accept a file and hold at least what the run will write; one collective
