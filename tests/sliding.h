@@ -1,7 +1,7 @@
 /* The sliding case of seed 000 §4.2 (see test_sliding.c for the derivation): the exact
    solution x(t) for x(0) = (sin a, cos a, 0), C = 10, d = 3, f = -e_2. */
 #pragma once
-#include <throng/project.h>
+#include <throng/util/project.h>
 #include <math.h>
 #include <stdio.h>
 #define SLIDING_PI 3.14159265358979323846

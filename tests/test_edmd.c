@@ -10,7 +10,7 @@
  *            polydisperse radii and masses; a long dense run never overlaps beyond 1e-12
  *            of a diameter and keeps energy (and, periodic, momentum).                  */
 #include "testutil.h"
-#include <throng/edmd.h>
+#include <throng/edmd/edmd.h>
 #include <string.h>
 
 static double Rand(unsigned *s)

@@ -1,8 +1,8 @@
 /* Unit tests: projections, tile colouring, cells, halo, migration and conservation, the
    load balancer's partitions, Brownian noise, the registry of per-disk fields. */
 #include "testutil.h"
-#include <throng/project.h>
-#include <throng/io.h>
+#include <throng/util/project.h>
+#include <throng/io/io.h>
 #include <unistd.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Helpers shared by throng's C tests. Each test prints "N passed, M failed" last. */
 #pragma once
-#include <throng/sim.h>
+#include <throng/core/sim.h>
 #include <stdio.h>
 
 extern int test_passed, test_failed;

@@ -6,7 +6,7 @@
  * return an error code, never crash, read out of bounds or leak), so PETSc's error
  * handler is the quiet returning one.                                                 */
 #pragma once
-#include <throng/sim.h>
+#include <throng/core/sim.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
    floors and links; on success the walls, exits, the inside test, the floor test and the
    routes' tests are exercised too. */
 #include "fuzz_common.h"
-#include <throng/geometry.h>
+#include <throng/core/geometry.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

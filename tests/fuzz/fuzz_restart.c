@@ -2,7 +2,7 @@
    version, physics string, datasets and their sizes, the crowd records.  The seed corpus
    holds a real checkpoint of the scene below (tests/fuzz/run.sh writes it). */
 #include "fuzz_common.h"
-#include <throng/io.h>
+#include <throng/io/io.h>
 
 /* the options of the seed checkpoint (run.sh writes it with them): a restart must match */
 #define FUZZ_RESTART_OPTIONS "-n 50 -box 0,0,20,20 -tile 2 -steps 10 -output none"

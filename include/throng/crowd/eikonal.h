@@ -1,0 +1,24 @@
+/* eikonal — travel distance to the nearest exit by fast marching, replicated on every rank. */
+#pragma once
+#include <throng/core/geometry.h>
+
+typedef struct {
+  PetscInt  nx, ny; /* nodes (x0 + i h, y0 + j h)                                    */
+  PetscReal x0, y0, h;
+  double   *phi;     /* travel distance to the nearest exit (inf: unreachable/outside) */
+  double   *gx, *gy; /* its gradient at the nodes                                     */
+  char     *active;  /* node inside the walkable area                                  */
+} Eikonal;
+
+/* Every rank computes the same field (no communication); errors are raised on comm, by
+   every rank alike. wallDist > 0: slower near walls. */
+PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, Eikonal *e);
+/* The same, with phi the distance to the nseg segments seg (x0,y0,x1,y1 each) instead of
+   the exits. */
+PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                const PetscReal *seg, Eikonal *e);
+PetscErrorCode EikonalDestroy(Eikonal *e);
+/* Unit direction -grad phi / |grad phi| at (x, y) (0 where phi is undefined). */
+void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* phi interpolated at (x, y) (inf where no active node is near). */
+PetscReal EikonalValue(const Eikonal *e, PetscReal x, PetscReal y);

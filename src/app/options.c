@@ -1,0 +1,1437 @@
+/* options — every run-time parameter, read in one place.
+ *
+ * Options come from PETSc's options database: the command line, the PETSC_OPTIONS
+ * environment variable, and a YAML config file given with -options_file_yaml FILE
+ * (keys are option names without the dash: "n: 1000", "box: [0, 0, 100, 100]").
+ * Precedence: command line over config file over the defaults set here.
+ *
+ * PETSc would read the YAML file inside PetscInitialize(), where a missing or malformed
+ * file ends the run with a traceback on every rank.  main() therefore removes
+ * -options_file_yaml from argv before PetscInitialize() and LoadConfigFile() reads it
+ * once throng's error handler is installed, then re-inserts the command line so that it
+ * keeps precedence.
+ *
+ * Any option left unused after ProcessOptions() is an error that names it: a misspelt
+ * option must not silently run a different experiment.                                   */
+#include <throng/app/options.h>
+#include <throng/app/optdecl.h>
+#include <string.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <limits.h>
+#include <throng/core/init.h>
+#include <throng/core/solver.h>
+#include <throng/core/geometry.h>
+#include <throng/util/files.h>
+#include <throng/core/periodic.h>
+#include <throng/granular/contacts.h>
+#include <throng/granular/contact_output.h>
+#include <throng/granular/deform.h>
+#include <throng/granular/barostat.h>
+#include <throng/crowd/stall.h>
+
+static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
+static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
+static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
+static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
+static const char *const RouteChoices[]    = {"nearest", "quickest", "RouteChoice", "ROUTE_", NULL};
+
+PetscErrorCode ParamsSetDefaults(Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  /* The embedded default scene: a layer of polydisperse disks settling under gravity
+     onto the floor of a wide box, from a jittered lattice (a random packing at 55 %).
+     About 25 layers deep: single-sweep PBD compresses a deep jammed pile by ~1.5 g h per
+     layer (see README), and the default keeps that near 5 % of a diameter.            */
+  p->n      = 20000;
+  p->radius = 0.5;
+  p->poly   = 0.2;
+  p->dt     = 0.001;
+  p->steps  = 16000;
+  p->seed   = 1;
+  p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* sized from n in ProcessOptions */
+  p->wallBox                                    = PETSC_TRUE;
+  p->nhalf                                      = 0;
+  p->skin                                       = -1; /* default: 0.2 r_max */
+  p->rebin                                      = 0.25;
+  p->tile                                       = 0; /* default: chosen from the cell grid in ProcessOptions */
+  p->balance                                    = 1.2;
+  p->balanceInterval                            = 10;
+  p->balanceCell                                = 0.03;
+  p->gamma                                      = 0.0;
+  p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
+  p->gravity[0]               = 0;
+  p->gravity[1]               = -1;
+  p->init                     = INIT_JITTER;
+  p->region[0] = p->region[1] = p->region[2] = p->region[3] = 0; /* default: the box */
+  p->phi                                                    = 0.55;
+  p->overlap                                                = OVERLAP_PROJECT;
+  p->overlapTol                                             = 1e-9;
+  p->overlapMaxSweeps                                       = 100000;
+  p->progress                                               = 0;
+  p->overlapEvery      = -1;  /* default: 1 for crowds, 0 (the progress samples) otherwise */
+  p->overlapAbort      = 0.5; /* half the smallest diameter: far beyond any sound run (main.c) */
+  p->map               = PETSC_TRUE;
+  p->checkConservation = PETSC_FALSE;
+  p->quiet             = PETSC_FALSE;
+  PetscCall(PetscStrncpy(p->output, "throng", sizeof(p->output)));
+  p->outputEvery     = -1; /* default: ten snapshots per run */
+  p->checkpoint[0]   = 0;
+  p->chkEvery        = 0;
+  p->chkWall         = 0;
+  p->restart[0]      = 0;
+  p->flushEvery      = 10;
+  p->outputRound     = 65536;
+  p->traj[0]         = 0;
+  p->trajFps         = -1; /* default: near 10 fps, a whole number of steps (OutputCheck) */
+  p->geometry[0]     = 0;
+  p->walk            = PETSC_TRUE;
+  p->eikH            = 0.1;
+  p->eikWall         = 0;
+  p->densH           = 0.5;
+  p->kT              = 1;
+  p->densDt          = 1.0;
+  p->routeChoice     = ROUTE_NEAREST_EXIT;
+  p->routeInterval   = 2;
+  p->routeReconsider = 10;
+  p->routeGain       = 10;
+  p->routeCommit     = 30;
+  p->routeFlow       = 1.9; /* CROWD_LAB_FLOW (crowd.h): laboratory bottlenecks */
+  p->wayRadius       = 0.5;
+  p->speed[0]        = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
+  p->speed[1]        = 0.26;
+  p->speed[2]        = 0.5;
+  p->speed[3]        = 2.2;
+  p->frac2           = 0;
+  p->crowdModel      = CROWD_CSM;
+  p->csmT[0]         = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
+  p->csmT[1]         = -1;  /* default: the first population's */
+  p->csmRep[0] = 8.0, p->csmRep[1] = 0.1;
+  p->csmWall[0] = 5.0, p->csmWall[1] = 0.02;
+  p->csmAvoid    = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
+  p->csmWidth    = 512;
+  p->csmCorridor = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
+  for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
+  PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
+  p->rtol       = 1e-10;
+  p->warm       = 1;
+  p->atol       = 1e-12;
+  p->maxIt      = 1000;
+  p->penalty    = 1e3;
+  p->active     = -1; /* default: the skin */
+  p->tao        = PETSC_FALSE;
+  p->monitor    = PETSC_FALSE;
+  p->warmBlend  = 0.1; /* -pbdw_blend's kappa (warm.c) */
+  p->warmSweeps = 1;   /* -pbdw_sweeps */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- Declaring an option --------------------------------------------------------------
+ * Every option is read by one of the helpers below, and by nothing else.  A helper
+ *   - checks the value where it is read, for the command line and the YAML file alike:
+ *     a real must be a finite number (no nan, no inf), an integer must fit its type;
+ *   - records the option in p->decl[] with its kind, which every declaration must state:
+ *       PHYS  the option defines the equations being integrated, or random draws that
+ *             enter them (the free speeds, the noise): a restart must run with the same
+ *             final value, and ParamsPhysics() prints all of them for checkpoint.c;
+ *       RUN   it steers the run only (output, progress, decomposition, the initial
+ *             state, which a restart takes from its checkpoint).
+ * So no option can be left out of the restart check: a new one must say which it is.  */
+static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n,
+                              const PetscInt *count, PetscInt per, const char *const *list)
+{
+  Params     *p = o->p;
+  OptionDecl *d;
+  PetscFunctionBeginUser;
+  PetscCheck(p->ndecl < THRONG_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "more than %d options: raise THRONG_MAX_OPTIONS", THRONG_MAX_OPTIONS);
+  PetscCheck((const char *)v >= (const char *)p && (const char *)v < (const char *)(p + 1), PETSC_COMM_SELF,
+             PETSC_ERR_PLIB, "option %s: its value is not a field of Params", name);
+  d       = &p->decl[p->ndecl++];
+  d->name = name + 1;
+  d->kind = kind;
+  d->type = type;
+  d->off  = (size_t)((const char *)v - (const char *)p);
+  d->n    = n;
+  d->noff = count ? (size_t)((const char *)count - (const char *)p) : 0;
+  d->per  = per;
+  d->list = list;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &d->given));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool ParamsGiven(const Params *p, const char *name)
+{
+  for (PetscInt k = 0; k < p->ndecl; k++)
+    if (!strcmp(p->decl[k].name, name)) return p->decl[k].given;
+  return PETSC_FALSE;
+}
+
+/* A value PETSc cannot parse ("abc" for a real, "maybe" for a bool, a YAML list for a
+   choice) is one error that names the option and shows its whole text: PETSc's own
+   message names neither.  The options are the same on every rank, so every rank fails
+   here and the error is collective. */
+static PetscErrorCode BadValue(Opt *o, const char *name, const char *want)
+{
+  char      raw[256] = "";
+  PetscBool set;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, name, raw, sizeof(raw), &set));
+  SETERRQ(o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not %s", name, raw, want);
+}
+
+/* call: a PETSc option query, run with PETSc's error handler silenced */
+#define OPT_PARSE(o, name, want, call) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    if (ierr_) PetscCall(BadValue(o, name, want)); \
+  } while (0)
+
+static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const PetscReal *v)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < n; k++)
+    PetscCheck(!PetscIsInfOrNanReal(v[k]), o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s%s is not a finite number (every real value must be)", name,
+               PetscIsNanReal(v[k]) ? "nan"
+               : v[k] > 0           ? "inf"
+                                    : "-inf",
+               n > 1 ? ", one of its values," : "");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const char *help, PetscReal *v, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  OPT_PARSE(o, name, "a number", PetscOptionsReal(name, help, NULL, *v, v, &s));
+  if (s) PetscCall(CheckFinite(o, name, 1, v));
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_REAL, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* want numbers exactly (count NULL), or up to want in groups of per (what names them),
+   *count = groups given */
+PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v,
+                        PetscInt *count, PetscInt per, const char *what, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
+  PetscReal        *buf;
+  PetscBool         s = PETSC_FALSE, bad;
+  PetscErrorCode    ierr;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(want + 1, &buf));
+  PetscCall(PetscArraycpy(buf, v, want));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsRealArray(name, help, NULL, buf, &n, &s);
+  PetscCall(PetscPopErrorHandler());
+  bad = (PetscBool)(!ierr && s && (count ? !(n > 0 && n <= want && n % per == 0) : n != want));
+  if (!ierr && s && !bad) PetscCall(PetscArraycpy(v, buf, n));
+  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks (the fuzzer checks) */
+  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated numbers"));
+  if (s) {
+    if (!count)
+      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
+                 "option %s needs %" PetscInt_FMT " comma-separated numbers, got %s%" PetscInt_FMT, name, want,
+                 n > want ? "more than " : "", n > want ? want : n);
+    else
+      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
+                 "option %s needs groups of %" PetscInt_FMT " numbers %s (at most %" PetscInt_FMT
+                 " numbers); got %s%" PetscInt_FMT " numbers",
+                 name, per, what, want, n > want ? "more than " : "", n > want ? want : n);
+    PetscCall(CheckFinite(o, name, n, v));
+    if (count) *count = n / per;
+  }
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_REALS, name, v, count ? -1 : want, count, per, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An integer read as text, so that a number too large for its type is refused instead
+   of wrapping around (PETSc's own parser turns 10^20 into -1). */
+static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, PetscInt64 cur, PetscInt64 lo,
+                                   PetscInt64 hi, PetscInt64 *v, PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  char              buf[64], *end;
+  PetscBool         s;
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt64_FMT, cur));
+  PetscCall(PetscOptionsString(name, help, NULL, buf, buf, sizeof(buf), &s));
+  *v = cur;
+  if (s) {
+    errno         = 0;
+    long long val = strtoll(buf, &end, 10);
+    PetscCheck(end != buf && *end == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
+    PetscCheck(!(errno == ERANGE && val > 0) && val <= hi, o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
+    PetscCheck(!(errno == ERANGE && val < 0) && val >= lo, o->comm, PETSC_ERR_USER_INPUT,
+               "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
+    *v = (PetscInt64)val;
+  }
+  if (set) *set = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt *v, PetscBool *set)
+{
+  PetscInt64 val = 0;
+  PetscFunctionBeginUser;
+  PetscCall(ParseInteger(o, name, help, *v, PETSC_MIN_INT, PETSC_MAX_INT, &val, set));
+  *v = (PetscInt)val;
+  PetscCall(Declare(o, kind, OPTT_INT, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v, PetscBool *set)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ParseInteger(o, name, help, *v, (PetscInt64)LLONG_MIN, (PetscInt64)LLONG_MAX, v, set));
+  PetscCall(Declare(o, kind, OPTT_INT64, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v,
+                       PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
+  PetscInt         *buf;
+  PetscBool         s = PETSC_FALSE;
+  PetscErrorCode    ierr;
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(want + 1, &buf));
+  PetscCall(PetscArraycpy(buf, v, want));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsIntArray(name, help, NULL, buf, &n, &s);
+  PetscCall(PetscPopErrorHandler());
+  if (!ierr && s && n == want) PetscCall(PetscArraycpy(v, buf, want));
+  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks */
+  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated integers"));
+  PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT,
+             "option %s needs %" PetscInt_FMT " comma-separated integers, got %s%" PetscInt_FMT, name, want,
+             n > want ? "more than " : "", n > want ? want : n);
+  if (set) *set = s;
+  PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const char *help, PetscBool *v)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscFunctionBeginUser;
+  OPT_PARSE(o, name, "a boolean (true or false, yes or no, 1 or 0)", PetscOptionsBool(name, help, NULL, *v, v, NULL));
+  PetscCall(Declare(o, kind, OPTT_BOOL, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len,
+                         PetscBool *set)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsString(name, help, NULL, v, v, len, set));
+  PetscCall(Declare(o, kind, OPTT_STRING, name, v, 1, NULL, 1, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* list: n names, then PETSc's enum name and prefix, NULL; *v is an enum field */
+PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list, PetscInt n,
+                       int *v)
+{
+  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
+  PetscInt          k                  = *v;
+  PetscFunctionBeginUser;
+  char want[256] = "one of:";
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlcat(want, " ", sizeof(want)));
+    PetscCall(PetscStrlcat(want, list[i], sizeof(want)));
+  }
+  OPT_PARSE(o, name, want, PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
+  *v = (int)k;
+  PetscCall(Declare(o, kind, OPTT_ENUM, name, v, 1, NULL, 1, list));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptDist(Opt *o, OptionKind kind, const char *name, const char *help, char *text, size_t len, Dist *d,
+                       PetscBool *set)
+{
+  PetscBool s;
+  PetscFunctionBeginUser;
+  DistText(d, text, len); /* the default, unless given */
+  PetscCall(OptString(o, kind, name, help, text, len, &s));
+  if (s) PetscCall(DistParse(o->comm, name, text, d));
+  if (set) *set = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode OptName(Opt *o, const char *prefix, const char *name, const char *suffix, const char **opt)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCheck(p->noptName < (PetscInt)(sizeof(p->optName) / sizeof(p->optName[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "too many option names made at run time");
+  PetscCall(PetscSNPrintf(p->optName[p->noptName], sizeof(p->optName[0]), "%s%s%s", prefix, name, suffix));
+  *opt = p->optName[p->noptName++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
+{
+  char   v[64];
+  size_t used;
+  PetscFunctionBeginUser;
+  buf[0] = 0;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d  = &p->decl[k];
+    const char       *at = (const char *)p + d->off;
+    const PetscInt    n  = d->n >= 0 ? d->n : d->per * *(const PetscInt *)((const char *)p + d->noff);
+    if (d->kind != OPT_PHYS) continue;
+    PetscCall(PetscStrlcat(buf, buf[0] ? " " : "", len));
+    PetscCall(PetscStrlcat(buf, d->name, len));
+    PetscCall(PetscStrlcat(buf, "=", len));
+    for (PetscInt i = 0; i < n; i++) {
+      switch (d->type) {
+      case OPTT_REAL:
+      case OPTT_REALS: PetscCall(PetscSNPrintf(v, sizeof(v), "%.17g", (double)((const PetscReal *)at)[i])); break;
+      case OPTT_INT:
+      case OPTT_INTS: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, ((const PetscInt *)at)[i])); break;
+      case OPTT_INT64: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt64_FMT, *(const PetscInt64 *)at)); break;
+      case OPTT_BOOL: PetscCall(PetscSNPrintf(v, sizeof(v), "%d", (int)*(const PetscBool *)at)); break;
+      case OPTT_ENUM: PetscCall(PetscStrncpy(v, d->list[*(const int *)at], sizeof(v))); break;
+      case OPTT_STRING:
+        v[0] = 0;
+        PetscCall(PetscStrlcat(buf, at, len));
+        break;
+      }
+      PetscCall(PetscStrlcat(buf, i ? "," : "", len));
+      PetscCall(PetscStrlcat(buf, v, len));
+    }
+  }
+  for (PetscInt k = 0; k < p->nsrc; k++)
+    if (p->src[k].table[0]) { /* a source's table: its content, as the scene's */
+      PetscCall(PetscSNPrintf(v, sizeof(v), " src_%s_table_content=%016llx", p->src[k].name,
+                              (unsigned long long)p->src[k].tableHash));
+      PetscCall(PetscStrlcat(buf, v, len));
+    }
+  if (p->geometry[0]) { /* the scene's content, not only its path: a file edited in place is another scene */
+    PetscCall(PetscSNPrintf(v, sizeof(v), " geometry_content=%016llx", (unsigned long long)p->geomHash));
+    PetscCall(PetscStrlcat(buf, v, len));
+  }
+  used = strlen(buf);
+  PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+PetscReal ParamsExitDepth(const Params *p)
+{
+  if (!(p->geometry[0] && p->walk && p->exitRule == EXIT_PASS && p->crowdModel == CROWD_CSM)) return 0;
+  return 2 * InitRadiusMax(p) + ParamsSpeedMax(p) * ParamsTimeGapMax(p);
+}
+
+PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text, PetscReal t)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(PetscAbsReal(t) <= THRONG_MAX_TIME, comm, PETSC_ERR_USER_INPUT,
+             "%s %s: a time must be at most 10^9 s (about 32 years)", name, text);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for a real: its value as the text. */
+static PetscErrorCode CheckTime(MPI_Comm comm, const char *name, PetscReal t)
+{
+  char text[64];
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)t));
+  PetscCall(ParamsCheckTime(comm, name, text, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len)
+{
+  const size_t n = strlen(path);
+  if (n > 3 && !strcmp(path + n - 3, ".h5")) snprintf(out, len, "%.*s.%s.h5", (int)(n - 3), path, name);
+  else snprintf(out, len, "%s.%s.h5", path, name);
+}
+
+PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
+{
+  const PetscReal k = 1 / (prm->trajFps * prm->dt), dt = prm->dt;
+  PetscFunctionBeginUser;
+  PetscCheck(k >= 0.5, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: more than one frame a step; the most is 1 / dt = %.6g fps",
+             (double)prm->trajFps, (double)dt, (double)(1 / dt));
+  PetscCheck(k <= 1e9, comm, PETSC_ERR_USER_INPUT,
+             "-trajectory_fps %.6g with -dt %.6g: fewer than one frame in 10^9 steps; the fewest is 1 / (10^9 dt) = "
+             "%.6g fps",
+             (double)prm->trajFps, (double)dt, (double)(1 / (1e9 * dt)));
+  *stride = (PetscInt)PetscFloorReal(k + 0.5);
+  if (PetscAbsReal(k - (PetscReal)*stride) > 1e-9 * k) { /* the two rates of whole strides around it */
+    const PetscReal lo = PetscFloorReal(k), hi = PetscCeilReal(k);
+    SETERRQ(comm, PETSC_ERR_USER_INPUT,
+            "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number k of steps, fps = 1 / (k dt); "
+            "the nearest are %.6g fps (k = %.0f) and %.6g fps (k = %.0f)",
+            (double)prm->trajFps, (double)dt, (double)(1 / (hi * dt)), (double)hi, (double)(1 / (PetscMax(lo, 1) * dt)),
+            (double)PetscMax(lo, 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- Options of each module ---------------------------------------------------------
+ * ProcessOptions reads the options module by module (XxxSetFromOptions), then checks
+ * them and derives the defaults that depend on other modules' options (XxxCheck, then
+ * SizeTheBox).  Given records which options were given explicitly: a crowd's radius
+ * and time step, the box from the geometry, ... are defaults that only apply then.   */
+typedef struct {
+  PetscBool box, region, center, n, tile, radius, poly, dt, gravity;
+} Given;
+
+static PetscErrorCode DisksSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptInt64(o, OPT_RUN, "-n", "Number of disks (with -init file: the file's)", &p->n, &g->n));
+  PetscCall(OptReal(o, OPT_PHYS, "-radius", "Mean disk radius (default 0.5; 0.15 m for a crowd: -geometry with -walk)",
+                    &p->radius, &g->radius));
+  PetscCall(OptReal(o, OPT_PHYS, "-polydispersity",
+                    "Radii uniform in [R(1-p), R(1+p)], 0 <= p < 1 (default 0.2; 0 for a crowd)", &p->poly, &g->poly));
+  PetscCall(OptReal(o, OPT_PHYS, "-bidisperse",
+                    "Radii R (even ids) and q R (odd ids): the 50:50 mixture of jamming studies, q = 1.4 (0: off)",
+                    &p->bidisperse, NULL));
+  if (p->bidisperse > 0 && !g->poly) p->poly = 0; /* two sizes, not a range */
+  PetscCall(OptReal(o, OPT_PHYS, "-dt", "Time step h (default 0.001; 0.02 s for a crowd)", &p->dt, &g->dt));
+  PetscCall(OptInt(o, OPT_RUN, "-steps", "Number of time steps", &p->steps, NULL));
+  PetscCall(
+    OptInt64(o, OPT_PHYS, "-seed", "Seed of every random stream (initial state, free speeds, noise)", &p->seed, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DomainSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptReals(o, OPT_PHYS, "-box",
+                     "Decomposed box x0,y0,x1,y1 (default: sized from -n, ~25 layers deep when settled)", 4, p->box,
+                     NULL, 1, NULL, &g->box));
+  PetscCall(OptBool(o, OPT_PHYS, "-wall_box", "The box edges are walls", &p->wallBox));
+  PetscCall(OptReals(o, OPT_PHYS, "-halfplanes", "Half-plane walls nx,ny,b,...: disks kept in n.q >= b + r",
+                     3 * THRONG_MAX_HALFPLANES, p->half, &p->nhalf, 3, "nx,ny,b", NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-skin", "Cell edge = 2 r_max + skin (default 0.2 r_max)", &p->skin, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-rebin_fraction", "Rebin when a prediction moved a disk this fraction of the skin",
+                    &p->rebin, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-tile",
+                   "Tile edge in cells (>= 2): the unit of the colour-ordered sweep (default: the largest <= 16 that "
+                   "makes >= 16 tiles; never depends on the rank count)",
+                   &p->tile, &g->tile));
+  PetscCall(OptInts(o, OPT_RUN, "-rank_grid", "Ranks along x and y (default: the shortest halo)", 2, p->grid, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-balance_threshold",
+                    "Repartition the rank blocks when the work's max/mean over the ranks passes this (0: never); "
+                    "results are bitwise the same either way",
+                    &p->balance, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-balance_interval", "Rebinnings between two attempts to repartition",
+                   &p->balanceInterval, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-balance_cell_weight",
+                    "The work of a cell relative to a disk's (empty cells still cost a sweep visit)", &p->balanceCell,
+                    NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The stepper (its name must be registered: solver.c) and the options of the steppers. */
+static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(SolverRegisterAll());
+  PetscCall(OptString(o, OPT_PHYS, "-solver", SolverHelp(), p->solver, sizeof(p->solver), NULL));
+  PetscCall(SolverGetOps(o->comm, p->solver, ops)); /* an unknown name: one error now */
+  PetscCall(OptReal(o, OPT_PHYS, "-solver_rtol",
+                    "pngs/pgs: stop when the change (pngs) or complementarity residual (pgs) <= atol + rtol * scale",
+                    &p->rtol, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-solver_atol", "pngs/pgs: absolute tolerance of the stopping rule", &p->atol, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-solver_max_it", "pngs/pgs: iteration limit per step", &p->maxIt, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-pbdw_warm",
+                    "pbdw: fraction of the warm start (last step's constraint displacements and multipliers) carried "
+                    "(0: PBD's sweep)",
+                    &p->warm, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-pbdw_blend",
+                    "pbdw: kappa; a disk's warm start is its last constraint displacement D blended with its "
+                    "multipliers along the current normals G, weight min(1, kappa r / largest multiplier) on G "
+                    "(docs/algorithm.md)",
+                    &p->warmBlend, NULL));
+  PetscCall(OptInt(o, OPT_PHYS, "-pbdw_sweeps",
+                   "pbdw: 1, one forward sweep that also sums the next warm start; 2, the symmetric step (the "
+                   "warm start's sums in a pass of their own, a forward and a backward sweep): dearer, no more "
+                   "accurate in piles, closer to PNGS in deep crowd queues",
+                   &p->warmSweeps, NULL));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",
+                    "pgs: linearise the pairs and walls with a gap below this (default: the skin)", &p->active, NULL));
+  PetscCall(OptBool(
+    o, OPT_PHYS, "-pgs_tao",
+    "pgs: solve the dual QP with PETSc TAO (choose with -tao_type, default tron) instead of projected Gauss-Seidel",
+    &p->tao));
+  PetscCall(OptBool(o, OPT_RUN, "-solver_monitor",
+                    "Print the iterations, residual and complementarity gap of every step", &p->monitor));
+  PetscCall(OptReal(o, OPT_PHYS, "-edmd_temperature",
+                    "edmd: kT of the Maxwell-Boltzmann velocities (masses (r/radius)^2)", &p->kT, NULL));
+  PetscCall(OptBool(o, OPT_PHYS, "-edmd_periodic", "edmd: periodic box (else the box has walls)", &p->periodic));
+  PetscCall(OptBool(o, OPT_RUN, "-edmd_brute", "edmd: predict against every disk, O(N) per event (the test oracle)",
+                    &p->brute));
+  PetscCall(OptReal(o, OPT_RUN, "-edmd_equilibrate", "edmd: pressure statistics start at this time", &p->equil, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-edmd_log",
+                      "edmd: write every collision and wall bounce, in order, to this file (replica 0)", p->edmdLog,
+                      sizeof(p->edmdLog), NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdSetFromOptions(Opt *o)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(
+    OptString(o, OPT_PHYS, "-geometry",
+              "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON), exits (WKT LINESTRING), optional "
+              "sensors, waypoints and routes, see docs/crowd.md",
+              p->geometry, sizeof(p->geometry), NULL));
+  p->crowdDecl[0] = p->ndecl; /* the options below describe a crowd: refused without one (CrowdCheck) */
+  PetscCall(OptBool(o, OPT_PHYS, "-walk",
+                    "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
+                    "geometry only adds walls",
+                    &p->walk));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_wall_distance",
+                    "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)",
+                    &p->eikWall, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-speed2_fraction",
+                    "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-crowd_model",
+                    "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection "
+                    "(desired velocity projected, seed 001)",
+                    CrowdModels, 2, (int *)&p->crowdModel));
+  PetscCall(OptEnum(o, OPT_PHYS, "-exit_rule",
+                    "Crowd: an agent leaves when its centre has passed through the door (pass), or as soon as its disk "
+                    "touches the door line (reach: the rule of seed 001's tests)",
+                    ExitRules, 2, (int *)&p->exitRule));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)",
+                    &p->csmT[0], NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap2",
+                    "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_repulsion",
+                     "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL,
+                     1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_wall_repulsion",
+                     "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1,
+                     NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_corridor",
+                    "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)",
+                    &p->csmCorridor, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_avoidance",
+                    "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s "
+                    "/ (v0 T)) (0: off)",
+                    &p->csmAvoid, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-csm_check_reach",
+                    "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))",
+                    &p->csmCheck));
+  PetscCall(OptInt(o, OPT_RUN, "-csm_vector_width",
+                   "Crowd, csm: the widest vector kernels of the law, in bits: 512 (AVX-512), 256 (AVX2) or 128 "
+                   "(SSE2), as far as the processor has them (the same bits with any)",
+                   &p->csmWidth, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)",
+                    &p->densH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
+                    &p->densDt, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-route_choice",
+                    "Crowd: agents without an assigned route head for the nearest exit, or for the exit with the "
+                    "shortest expected travel time, walking or queueing (quickest; docs/crowd.md, route.c)",
+                    RouteChoices, 2, (int *)&p->routeChoice));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_interval",
+                    "Crowd, quickest: simulated seconds between recomputations of the exits' queues", &p->routeInterval,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_reconsider",
+                    "Crowd, quickest: each agent reconsiders its exit once every this many seconds (staggered by id)",
+                    &p->routeReconsider, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_gain",
+                    "Crowd, quickest: an agent changes exit only if the other is expected to be faster by more than "
+                    "this (s)",
+                    &p->routeGain, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_commit",
+                    "Crowd, quickest: after changing its exit an agent keeps it at least this long (s)",
+                    &p->routeCommit, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_flow",
+                    "Crowd, quickest: a door's capacity is this specific flow times its width (/(m s))", &p->routeFlow,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-waypoint_radius",
+                    "Crowd, routes: an agent has reached a waypoint when its centre is this close to it (m)",
+                    &p->wayRadius, NULL));
+  p->crowdDecl[1] = p->ndecl;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The driver f; a crowd walks on level ground, with agents of the calibrated size
+   (docs/crowd.md), all alike: its defaults of gravity, radius, time step and
+   polydispersity. */
+static PetscErrorCode DriverSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptReal(o, OPT_PHYS, "-attract_gamma", "Attraction f = -gamma (q - c)", &p->gamma, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-attract_center", "Centre c of the attraction (default: box centre)", 2, p->center,
+                     NULL, 1, NULL, &g->center));
+  PetscCall(OptReals(o, OPT_PHYS, "-gravity", "Constant field gx,gy (default 0,-1; 0,0 with -geometry)", 2, p->gravity,
+                     NULL, 1, NULL, &g->gravity));
+  PetscCall(
+    OptReal(o, OPT_PHYS, "-noise",
+            "Brownian noise: diffusion coefficient D (length^2/time); each step adds sqrt(2 D h) N(0,1) per coordinate",
+            &p->noise, NULL));
+  if (!g->gravity && p->geometry[0] && p->walk) p->gravity[0] = p->gravity[1] = 0; /* a crowd walks, it does not fall */
+  if (p->geometry[0] && p->walk) {
+    if (!g->radius) p->radius = 0.15;
+    if (!g->dt) p->dt = 0.02;
+    if (!g->poly) p->poly = 0;
+  }
+  PetscCall(
+    OptReals(o, OPT_PHYS, "-gravity_schedule",
+             "Piecewise-constant field: t1,gx,gy,t2,gx,gy,... (the field is g_k from time t_k on; before t1: -gravity)",
+             3 * 16, p->sched, &p->nsched, 3, "t,gx,gy", NULL));
+  for (PetscInt k = 1; k < p->nsched; k++)
+    PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], o->comm, PETSC_ERR_USER_INPUT,
+               "option -gravity_schedule: the times must increase");
+  for (PetscInt k = 0; k < p->nsched; k++) PetscCall(CheckTime(o->comm, "-gravity_schedule", p->sched[3 * k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The initial state; -groups with densities reads the geometry for the walkable areas. */
+static PetscErrorCode InitSetFromOptions(Opt *o, Given *g)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptEnum(o, OPT_RUN, "-init", "Initial condition", InitKinds, 4, (int *)&p->init));
+  PetscCall(OptString(o, OPT_RUN, "-init_file", "With -init file: text file, one disk per line: x y [r] ('#' comments)",
+                      p->initFile, sizeof(p->initFile), NULL));
+  PetscCall(OptReals(o, OPT_RUN, "-init_region", "Region x0,y0,x1,y1 filled initially (default: the box)", 4, p->region,
+                     NULL, 1, NULL, &g->region));
+  {
+    PetscBool gset;
+    PetscCall(OptBool(o, OPT_RUN, "-groups_density",
+                      "The fifth number of each -groups entry is a density (agents per m^2 of the walkable part of the "
+                      "region, with -geometry), not a count",
+                      &p->groupsDensity));
+    PetscCall(OptReals(o, OPT_RUN, "-groups",
+                       "Groups x0,y0,x1,y1,n,...: n disks in each region (lattice/jitter/uniform as -init; replaces -n "
+                       "and -init_region)",
+                       5 * 16, p->groups, &p->ngroups, 5, "x0,y0,x1,y1,n", &gset));
+    PetscCheck(!p->groupsDensity || gset, o->comm, PETSC_ERR_USER_INPUT,
+               "-groups_density needs -groups x0,y0,x1,y1,density,...");
+    PetscCheck(!p->groupsDensity || (p->geometry[0] && p->walk), o->comm, PETSC_ERR_USER_INPUT,
+               "-groups_density needs a crowd -geometry: the density is per m^2 of its walkable area");
+    if (gset) {
+      Geometry geo;
+      p->n = 0;
+      if (p->groupsDensity) PetscCall(GeometryRead(o->comm, p->geometry, PETSC_FALSE, &geo));
+      for (PetscInt g = 0; g < p->ngroups; g++) {
+        PetscReal *q = &p->groups[5 * g];
+        PetscCheck(q[2] > q[0] && q[3] > q[1], o->comm, PETSC_ERR_USER_INPUT,
+                   "-groups: region %" PetscInt_FMT " needs x0 < x1 and y0 < y1", g);
+        if (p->groupsDensity) { /* density -> count, from the walkable area inside the region */
+          PetscReal area;
+          PetscCheck(q[4] >= 0 && q[4] <= 10, o->comm, PETSC_ERR_USER_INPUT,
+                     "-groups: the density of group %" PetscInt_FMT
+                     " is %g per m^2; give 0 to 10 (a crowd of 0.2 m disks packs at most 8 /m^2)",
+                     g, (double)q[4]);
+          PetscCall(GeometryRegionArea(&geo, q, &area));
+          q[4] = PetscFloorReal(q[4] * area + 0.5);
+        }
+        PetscCheck(q[4] >= 0 && q[4] == PetscFloorReal(q[4]) && q[4] <= PETSC_MAX_INT, o->comm, PETSC_ERR_USER_INPUT,
+                   "-groups: the count of group %" PetscInt_FMT " must be a whole number >= 0, got %g", g,
+                   (double)q[4]);
+        p->n += (PetscInt64)q[4];
+      }
+      if (p->groupsDensity) PetscCall(GeometryDestroy(&geo));
+    }
+  }
+  PetscCall(OptReal(o, OPT_RUN, "-init_phi", "Packing fraction of the lattice / jittered lattice (w.r.t. r_max)",
+                    &p->phi, NULL));
+  PetscCall(OptEnum(o, OPT_RUN, "-init_overlap", "Initial overlaps: error or project them away", OverlapPolicies, 2,
+                    (int *)&p->overlap));
+  PetscCall(OptReal(o, OPT_RUN, "-init_overlap_tol", "Overlap left by the initial projection, relative to 2 r_max",
+                    &p->overlapTol, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-init_overlap_max_sweeps", "Sweeps allowed for the initial projection",
+                   &p->overlapMaxSweeps, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OutputSetFromOptions(Opt *o)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(OptInt(o, OPT_RUN, "-progress", "Progress line every K steps (0: ten lines per run)", &p->progress, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-map", "Print an ASCII density map of the final state", &p->map));
+  PetscCall(
+    OptBool(o, OPT_RUN, "-check_conservation", "Verify the id set after every migration", &p->checkConservation));
+  PetscCall(OptBool(o, OPT_RUN, "-quiet", "Print only the final summary", &p->quiet));
+  PetscCall(OptString(o, OPT_RUN, "-output",
+                      "Snapshot files PREFIX.h5 (H5MD) and PREFIX.xdmf (ParaView); none: no output", p->output,
+                      sizeof(p->output), NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-output_every",
+                   "Snapshot every K steps (0: first and last only; default: max(100, steps/10))", &p->outputEvery,
+                   NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-overlap_every",
+                   "Measure the largest overlap every K steps for the summary's max_overlap (0: at the -progress "
+                   "samples only; default 1 for crowds, 0 otherwise)",
+                   &p->overlapEvery, NULL));
+  PetscCall(
+    OptReal(o, OPT_RUN, "-overlap_abort",
+            "Stop the run with an error when a measured overlap exceeds F times the smallest diameter (default 0.5): "
+            "the steps have blown up (0: never; the last snapshot and checkpoint are kept)",
+            &p->overlapAbort, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-trajectory",
+                      "Crowd: write the agents' trajectories to this HDF5 file in the Pedestrian Dynamics Data Archive "
+                      "layout, which PedPy reads (docs/crowd.md)",
+                      p->traj, sizeof(p->traj), NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-trajectory_fps",
+                    "Crowd: frames per second of simulated time in -trajectory (1 / (fps dt) must be whole; default: "
+                    "the rate nearest 10 fps that is, 10 fps itself when dt divides 0.1 s)",
+                    &p->trajFps, NULL));
+  PetscCall(OptString(o, OPT_RUN, "-checkpoint", "Checkpoint file (default PREFIX.chk.h5)", p->checkpoint,
+                      sizeof(p->checkpoint), NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-checkpoint_every", "Checkpoint every K steps (0: off)", &p->chkEvery, NULL));
+  PetscCall(
+    OptReal(o, OPT_RUN, "-checkpoint_wall", "Checkpoint every T seconds of wall time (0: off)", &p->chkWall, NULL));
+  PetscCall(OptReal(o, OPT_RUN, "-output_flush_every",
+                    "Flush the snapshot file (fsync) and refresh the XDMF at most every T seconds (0: every frame)",
+                    &p->flushEvery, NULL));
+  PetscCall(OptInt(o, OPT_RUN, "-output_round",
+                   "A snapshot is routed and written in rounds of K disks per rank: memory bounded by the round",
+                   &p->outputRound, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-io_collective_buffering",
+                    "MPI-IO two-phase aggregation of HDF5 writes (for parallel file systems)", &p->ioTwoPhase));
+  PetscCall(OptString(
+    o, OPT_RUN, "-restart",
+    "Continue from this checkpoint (give the original run's physics options: a different value of any is refused)",
+    p->restart, sizeof(p->restart), NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -init file: the file gives the disks (counted now) and the largest radius. */
+static PetscErrorCode InitCountFromFile(MPI_Comm comm, Params *p, const Given *g)
+{
+  PetscFunctionBeginUser;
+  if (p->init != INIT_FILE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscInt64 count;
+  PetscCheck(p->initFile[0], comm, PETSC_ERR_USER_INPUT, "-init file needs -init_file PATH");
+  PetscCheck(g->box || p->geometry[0], comm, PETSC_ERR_USER_INPUT,
+             "-init file needs the box given with -box x0,y0,x1,y1 (or a -geometry)");
+  PetscCall(InitCountFile(comm, p->initFile, &count, &p->rmaxFile));
+  PetscCheck(!g->n || count == p->n, comm, PETSC_ERR_USER_INPUT,
+             "-n %" PetscInt64_FMT " but '%s' holds %" PetscInt64_FMT " disks (leave -n out with -init file)", p->n,
+             p->initFile, count);
+  p->n = count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- Checks: replicated data, so every rank raises the same error (collective). ---- */
+static PetscErrorCode DisksCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->n >= 0, comm, PETSC_ERR_USER_INPUT, "-n %" PetscInt64_FMT ": the number of disks must be >= 0", p->n);
+  PetscCheck(p->n <= PETSC_MAX_INT, comm, PETSC_ERR_USER_INPUT,
+             "-n %" PetscInt64_FMT ": more disks than this PETSc build's PetscInt can index", p->n);
+  PetscCheck(p->radius > 0 && PetscIsNormalReal(p->radius), comm, PETSC_ERR_USER_INPUT,
+             "-radius %g: the radius must be > 0", (double)p->radius);
+  PetscCheck(p->poly >= 0 && p->poly < 1, comm, PETSC_ERR_USER_INPUT, "-polydispersity %g: must be in [0, 1)",
+             (double)p->poly);
+  PetscCheck(p->bidisperse == 0 || (p->bidisperse >= 1 && p->bidisperse <= 100), comm, PETSC_ERR_USER_INPUT,
+             "-bidisperse %.6g: the ratio of the radii must be in [1, 100] (0: off)", (double)p->bidisperse);
+  PetscCheck(p->bidisperse == 0 || (p->poly == 0 && !p->npop), comm, PETSC_ERR_USER_INPUT,
+             "-bidisperse with -polydispersity %.6g or -populations: give one size distribution", (double)p->poly);
+  PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0",
+             (double)p->dt);
+  PetscCall(CheckTime(comm, "-dt", p->dt));
+  PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DriverCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->noise >= 0 && p->noise < 1e300, comm, PETSC_ERR_USER_INPUT,
+             "-noise %.6g: the diffusion coefficient must be >= 0 and finite", (double)p->noise);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DomainCheck(MPI_Comm comm, const Params *p, const Given *g)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->balance == 0 || p->balance >= 1, comm, PETSC_ERR_USER_INPUT,
+             "-balance_threshold %.6g: must be 0 (off) or >= 1 (max/mean of the disks per rank)", (double)p->balance);
+  PetscCheck(p->balanceCell >= 0 && p->balanceCell <= 1000, comm, PETSC_ERR_USER_INPUT,
+             "-balance_cell_weight %.6g: must be in [0, 1000] (work of a cell relative to a disk)",
+             (double)p->balanceCell);
+  PetscCheck(p->balanceInterval >= 0, comm, PETSC_ERR_USER_INPUT, "-balance_interval %" PetscInt_FMT ": must be >= 0",
+             p->balanceInterval);
+  PetscCheck(!g->tile || p->tile >= 2, comm, PETSC_ERR_USER_INPUT,
+             "-tile %" PetscInt_FMT ": tiles must be at least 2 cells wide", p->tile);
+  PetscCheck(p->rebin > 0 && p->rebin <= 0.5, comm, PETSC_ERR_USER_INPUT, "-rebin_fraction %g: must be in (0, 0.5]",
+             (double)p->rebin);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode InitCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->phi > 0 && p->phi <= PETSC_PI / (2 * PetscSqrtReal(3.0)) + 1e-12, comm, PETSC_ERR_USER_INPUT,
+             "-init_phi %g: must be in (0, %.4f], the hexagonal close packing", (double)p->phi,
+             (double)(PETSC_PI / (2 * PetscSqrtReal(3.0))));
+  PetscCheck(p->overlapTol > 0, comm, PETSC_ERR_USER_INPUT, "-init_overlap_tol must be > 0");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->rtol >= 0 && p->atol >= 0 && p->rtol + p->atol > 0, comm, PETSC_ERR_USER_INPUT,
+             "-solver_rtol %g, -solver_atol %g: must be >= 0, not both 0", (double)p->rtol, (double)p->atol);
+  PetscCheck(p->maxIt >= 1, comm, PETSC_ERR_USER_INPUT, "-solver_max_it %" PetscInt_FMT ": must be >= 1", p->maxIt);
+  PetscCheck(p->warm >= 0 && p->warm <= 1, comm, PETSC_ERR_USER_INPUT, "-pbdw_warm %g: must be in [0, 1]",
+             (double)p->warm);
+  PetscCheck(p->warmBlend > 0 && PetscIsNormalReal(p->warmBlend), comm, PETSC_ERR_USER_INPUT,
+             "-pbdw_blend %g: must be > 0", (double)p->warmBlend);
+  PetscCheck(p->warmSweeps == 1 || p->warmSweeps == 2, comm, PETSC_ERR_USER_INPUT,
+             "-pbdw_sweeps %" PetscInt_FMT ": must be 1 or 2", p->warmSweeps);
+  PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
+             (double)p->kT);
+  PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
+  PetscCall(CheckTime(comm, "-edmd_equilibrate", p->equil));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An option of one stepper given to another would be ignored: refused.  A stepper's
+   options carry its name as their prefix (-pbdw_warm, -penalty_gamma, -pgs_tao, -edmd_*). */
+static PetscErrorCode StepperOptionsCheck(MPI_Comm comm, const Params *p)
+{
+  static const char *const owners[] = {"pbdw", "penalty", "pgs", "edmd"};
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d = &p->decl[k];
+    if (!d->given) continue;
+    for (size_t o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
+      const size_t l = strlen(owners[o]);
+      PetscCheck(strncmp(d->name, owners[o], l) || d->name[l] != '_' || !strcmp(p->solver, owners[o]), comm,
+                 PETSC_ERR_USER_INPUT,
+                 "-%s is an option of -solver %s; this run uses -solver %s, which would ignore it", d->name, owners[o],
+                 p->solver);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0",
+             (double)p->eikH);
+  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0",
+             (double)p->eikWall);
+  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
+             (double)p->densH);
+  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
+  PetscCall(CheckTime(comm, "-density_dt", p->densDt));
+  PetscCall(CheckTime(comm, "-route_commit", p->routeCommit));
+  PetscCall(CheckTime(comm, "-route_gain", p->routeGain));
+  PetscCall(CheckTime(comm, "-route_reconsider", p->routeReconsider));
+  PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be > 0", (double)p->routeInterval);
+  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm,
+             PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be in [-dt, 1e9] s (-dt %.6g): the queues are counted at most once a step",
+             (double)p->routeInterval, (double)p->dt);
+  PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be >= -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeReconsider <= 1e6 * p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be at most 10^6 -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeCommit >= 0, comm, PETSC_ERR_USER_INPUT, "-route_commit %.6g: must be >= 0",
+             (double)p->routeCommit);
+  PetscCheck(p->routeGain >= 0, comm, PETSC_ERR_USER_INPUT, "-route_gain %.6g: must be >= 0", (double)p->routeGain);
+  PetscCheck(p->routeFlow > 0 && PetscIsNormalReal(p->routeFlow), comm, PETSC_ERR_USER_INPUT,
+             "-route_flow %.6g: must be > 0", (double)p->routeFlow);
+  PetscCheck(p->wayRadius > 0, comm, PETSC_ERR_USER_INPUT, "-waypoint_radius %.6g: must be > 0", (double)p->wayRadius);
+  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]",
+             (double)p->frac2);
+  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3],
+             comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max",
+             (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
+  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm,
+             PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
+             (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
+  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  for (PetscInt k = p->crowdDecl[0]; k < p->crowdDecl[1] && !p->geometry[0]; k++)
+    PetscCheck(!p->decl[k].given, comm, PETSC_ERR_USER_INPUT,
+               "-%s describes a crowd: it needs a crowd scene (-geometry FILE), without which it would be ignored",
+               p->decl[k].name);
+  PetscCheck(!p->csmCheck || (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM), comm, PETSC_ERR_USER_INPUT,
+             "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
+             "-crowd_model csm");
+  if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
+    PetscReal vmax = ParamsSpeedMax(p), rmin = p->radius * (1 - p->poly);
+    for (PetscInt k = 0; k < p->npop; k++)
+      rmin = k ? PetscMin(rmin, DistMin(&p->pop[k].radius)) : DistMin(&p->pop[0].radius);
+    if (vmax * p->dt > rmin)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "throng: warning: -dt %g: the fastest agent (%g m/s) steps %g m, more than the smallest "
+                             "radius %g m; the time-gap law then lets agents overlap and collide. The largest step it "
+                             "allows is r_min / v_max = %.3g s (docs/crowd.md); -overlap_abort stops a run that blows "
+                             "up\n",
+                             (double)p->dt, (double)vmax, (double)(vmax * p->dt), (double)rmin, (double)(rmin / vmax)));
+  }
+  for (int k = 0; k < 2; k++)
+    PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT,
+               "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
+  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT,
+             "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmWidth == 128 || p->csmWidth == 256 || p->csmWidth == 512, comm, PETSC_ERR_USER_INPUT,
+             "-csm_vector_width %" PetscInt_FMT ": must be 128, 256 or 512 (bits)", p->csmWidth);
+  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT,
+             "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
+  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmWall[0], (double)p->csmWall[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *g_config = NULL; /* -options_file_yaml, taken from argv before PETSc */
+
+/* No output is an input or another output (files.c compares the files, not the strings:
+   "o.h5", "./o.h5" and a link to it are one file).  The outputs are every file the run
+   may write: the snapshots and their sidecar, the tables of a crowd, the balance log,
+   the contact file, the checkpoint, and the trajectory with one file per floor. */
+static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
+{
+  enum { NSUFFIX = 11, NFIXED = 7 };
+  static const char *const suffix[NSUFFIX] = {
+    ".h5",           ".xdmf",       ".balance.csv", ".exits.csv",   ".evacuation.csv", ".sensors.csv",
+    ".arrivals.csv", ".floors.csv", ".agents.csv",  "_contacts.h5", "_contacts.xdmf"};
+  static const char *const role[NSUFFIX] = {"the snapshots of -output",
+                                            "the ParaView file of -output",
+                                            "the balance log of -output",
+                                            "the exit records of -output",
+                                            "the evacuation curve of -output",
+                                            "the sensor counts of -output",
+                                            "the arrivals of -output",
+                                            "the floors' occupancy of -output",
+                                            "the agents' table of -output",
+                                            "the contacts of -contact_output",
+                                            "the contacts' ParaView file of -contact_output"};
+  const PetscBool          crowd         = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  Geometry                 geo;
+  PetscInt                 nfloor = 0, n = 0;
+  FileRole                *f;
+  char(*names)[PETSC_MAX_PATH_LEN + GEOM_NAME_LEN + 24];
+  char(*what)[GEOM_NAME_LEN + 48];
+  PetscFunctionBeginUser;
+  if (p->traj[0] && crowd) { /* the per-floor trajectory files (trajectory.c) */
+    PetscCall(GeometryRead(comm, p->geometry, p->walk, &geo));
+    nfloor = geo.nfloors;
+  }
+  PetscCall(
+    PetscMalloc3(NSUFFIX + NFIXED + nfloor + p->nsrc, &f, NSUFFIX + nfloor, &names, nfloor + p->nsrc + 1, &what));
+  if (strcmp(p->output, "none"))
+    for (int k = 0; k < NSUFFIX; k++) {
+      if (k >= 3 && k < 9 && !crowd) continue;   /* a crowd's tables */
+      if (k >= 9 && !p->contactOutput) continue; /* -contact_output's files */
+      PetscCall(PetscSNPrintf(names[n], sizeof(names[n]), "%s%s", p->output, suffix[k]));
+      f[n] = (FileRole){role[k], names[n], PETSC_FALSE, NULL};
+      n++;
+    }
+  for (PetscInt k = 0; k < nfloor; k++) {
+    TrajectoryFloorPath(p->traj, geo.floor[k].name, names[n], sizeof(names[n]));
+    PetscCall(PetscSNPrintf(what[k], sizeof(what[k]), "the trajectory of floor '%s' (-trajectory)", geo.floor[k].name));
+    f[n] = (FileRole){what[k], names[n], PETSC_FALSE, NULL};
+    n++;
+  }
+  if (p->traj[0] && crowd) PetscCall(GeometryDestroy(&geo));
+  f[n++] = (FileRole){"-checkpoint", p->checkpoint, PETSC_FALSE, "-restart"};
+  f[n++] = (FileRole){"-trajectory", p->traj, PETSC_FALSE, NULL};
+  f[n++] = (FileRole){"-edmd_log", p->edmdLog, PETSC_FALSE, NULL};
+  f[n++] = (FileRole){"-restart", p->restart, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-geometry", strncmp(p->geometry, "builtin:", 8) ? p->geometry : NULL, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-options_file_yaml", g_config, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-init_file", p->init == INIT_FILE ? p->initFile : NULL, PETSC_TRUE, NULL};
+  for (PetscInt k = 0; k < p->nsrc; k++) { /* the sources' tables of arrival times */
+    PetscCall(PetscSNPrintf(what[nfloor + k], sizeof(what[0]), "-src_%s_table", p->src[k].name));
+    f[n++] = (FileRole){what[nfloor + k], p->src[k].table, PETSC_TRUE, NULL};
+  }
+  {
+    PetscErrorCode ierr = FilesCheckDistinct(comm, n, f);
+    PetscCall(PetscFree3(f, names, what)); /* before its error */
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Output: defaults (the checkpoint beside the snapshots), and no file written twice. */
+static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->progress >= 0, comm, PETSC_ERR_USER_INPUT, "-progress %" PetscInt_FMT ": must be >= 0", p->progress);
+  PetscCheck(p->outputEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-output_every %" PetscInt_FMT ": must be >= 0",
+             p->outputEvery);
+  PetscCheck(p->chkEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_every %" PetscInt_FMT ": must be >= 0",
+             p->chkEvery);
+  PetscCheck(p->outputRound >= 1, comm, PETSC_ERR_USER_INPUT, "-output_round %" PetscInt_FMT ": must be >= 1",
+             p->outputRound);
+  PetscCheck(p->flushEvery >= 0, comm, PETSC_ERR_USER_INPUT, "-output_flush_every %g: must be >= 0",
+             (double)p->flushEvery);
+  PetscCheck(p->overlapEvery >= -1, comm, PETSC_ERR_USER_INPUT, "-overlap_every %" PetscInt_FMT ": must be >= 0",
+             p->overlapEvery);
+  if (p->overlapEvery < 0) p->overlapEvery = p->geometry[0] && p->walk ? 1 : 0;
+  PetscCheck(p->overlapAbort >= 0, comm, PETSC_ERR_USER_INPUT,
+             "-overlap_abort %g: must be >= 0 (a fraction of the smallest diameter; 0: never)",
+             (double)p->overlapAbort);
+  if (p->trajFps == -1) /* not given: a frame every round(0.1 s / dt) steps, 10 fps if dt divides 0.1 s */
+    p->trajFps = 1 / (p->dt * PetscMax(1, PetscFloorReal(1 / (10 * p->dt) + 0.5)));
+  PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
+  if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
+  PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
+  PetscCall(CheckTime(comm, "-checkpoint_wall", p->chkWall));
+  PetscCall(CheckTime(comm, "-output_flush_every", p->flushEvery));
+  if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
+  if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
+  if (!p->checkpoint[0] && strcmp(p->output, "none"))
+    PetscCall(PetscSNPrintf(p->checkpoint, sizeof(p->checkpoint), "%s.chk.h5", p->output));
+  if (!strcmp(p->checkpoint, "none")) p->checkpoint[0] = 0;
+  PetscCall(OutputFilesDistinct(comm, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The skin (a crowd's from its fastest agent), then the stepper's own checks, which may
+   depend on it. */
+static PetscErrorCode SkinCheck(MPI_Comm comm, Params *p, const SolverOps *solver)
+{
+  const PetscReal rmax = InitRadiusMax(p);
+  PetscFunctionBeginUser;
+  if (p->skin < 0 && p->geometry[0] &&
+      p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
+    const PetscReal vmax = ParamsSpeedMax(p);
+    p->skin              = PetscMax(0.2 * rmax, 4 * vmax * p->dt);
+  }
+  if (p->skin < 0) p->skin = 0.2 * rmax;
+  PetscCheck(p->skin > 0, comm, PETSC_ERR_USER_INPUT, "-skin %g: must be > 0", (double)p->skin);
+  if (p->active < 0) p->active = p->skin;
+  PetscCheck(p->active > 0 && p->active <= p->skin, comm, PETSC_ERR_USER_INPUT,
+             "-pgs_active %g: must be in (0, skin = %g]: pairs farther apart are not candidates", (double)p->active,
+             (double)p->skin);
+  if (solver->check) PetscCall(solver->check(comm, p)); /* the stepper's own checks */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The box (from the geometry, or sized from -n), the initial region, the attraction's
+   centre, the tiles, the half-planes. */
+static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
+{
+  const PetscReal rmax = InitRadiusMax(p);
+  PetscFunctionBeginUser;
+  if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell and by
+                           the distance agents walk on beyond a door */
+    Geometry geo;
+    PetscCall(GeometryRead(comm, p->geometry, p->walk, &geo));
+    p->geomHash = geo.textHash;
+    if (!g->box) {
+      const PetscReal m = 2 * rmax + p->skin + ParamsExitDepth(p);
+      p->box[0] = geo.bbox[0] - m, p->box[1] = geo.bbox[1] - m, p->box[2] = geo.bbox[2] + m,
+      p->box[3] = geo.bbox[3] + m;
+      g->box    = PETSC_TRUE;
+    }
+    if (!g->region) {
+      PetscCall(PetscArraycpy(p->region, geo.bbox, 4));
+      g->region = PETSC_TRUE;
+    }
+    PetscCall(GeometryDestroy(&geo));
+  }
+  if (!g->box) { /* a wide box, 25 mean diameters of disks per unit of width, 13:1 */
+    const PetscReal cell = 2 * rmax + p->skin,
+                    a    = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / p->phi);
+    const PetscReal W =
+      PetscMax((PetscReal)p->n * 2 * p->radius / 25, 4 * (PetscReal)(g->tile ? p->tile : 16) * cell); /* >= 4 tiles */
+    const PetscReal Hlattice = ((PetscReal)p->n * a / W + 1) * a * PetscSqrtReal(3.0) / 2 + 4 * rmax;
+    p->box[0] = p->box[1] = 0;
+    p->box[2]             = W;
+    p->box[3]             = PetscMax(PetscMax(0.075 * W, 1.25 * Hlattice), 4 * cell);
+  }
+  PetscCheck(p->box[2] > p->box[0] && p->box[3] > p->box[1], comm, PETSC_ERR_USER_INPUT,
+             "-box %g,%g,%g,%g: need x0 < x1 and y0 < y1", (double)p->box[0], (double)p->box[1], (double)p->box[2],
+             (double)p->box[3]);
+  if (!g->region) PetscCall(PetscArraycpy(p->region, p->box, 4));
+  PetscCheck(p->region[2] > p->region[0] && p->region[3] > p->region[1], comm, PETSC_ERR_USER_INPUT,
+             "-init_region: need x0 < x1 and y0 < y1");
+  if (!g->center) {
+    p->center[0] = 0.5 * (p->box[0] + p->box[2]);
+    p->center[1] = 0.5 * (p->box[1] + p->box[3]);
+  }
+  if (!g->tile) { /* the largest tile <= 16 cells that makes >= 16 tiles, so that small scenes
+                     still split over ranks; from the cell grid alone, never from the rank
+                     count, so the sweep order and the trajectory stay the same on any    */
+    const PetscReal cell = 2 * rmax + p->skin;
+    PetscReal       nc[2];
+    for (int a = 0; a < 2; a++) nc[a] = PetscMax(PetscFloorReal((p->box[2 + a] - p->box[a]) / cell), 1);
+    for (p->tile = 16; p->tile > 2; p->tile--)
+      if (PetscCeilReal(nc[0] / p->tile) * PetscCeilReal(nc[1] / p->tile) >= 16) break;
+  }
+  for (PetscInt k = 0; k < p->nhalf; k++) {
+    PetscReal *w = &p->half[3 * k], nn = PetscSqrtReal(w[0] * w[0] + w[1] * w[1]);
+    PetscCheck(nn > 0, comm, PETSC_ERR_USER_INPUT, "-halfplanes: triple %" PetscInt_FMT " has a zero normal", k + 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options that the run would ignore, given the others: refused, naming what would make
+   them count (a user who gives one expects it to change the run).  Options of another
+   stepper are StepperOptionsCheck's; those that depend on the scene file (-storey_height
+   without floors, -stair_up without stairs) are checked where it is read (floors.c,
+   zone.c). */
+static PetscErrorCode IgnoredOptionsCheck(MPI_Comm comm, const Params *p)
+{
+  const PetscBool crowd    = p->geometry[0] && p->walk ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool quickest = !crowd || p->routeChoice == ROUTE_QUICKEST ? PETSC_TRUE : PETSC_FALSE;
+  const char     *steers   = "it steers -route_choice quickest, and this run uses nearest";
+  const struct {
+    const char *name; /* the option (without the dash); a trailing '*': every option it begins */
+    PetscBool   used;
+    const char *because;
+  } rule[] = {
+    {"trajectory_fps", p->traj[0] != 0, "the frame rate of -trajectory, which this run does not write"},
+    {"barostat_tau", p->baroP > 0, "the time scale of -barostat, which this run does not have"},
+    {"csm_*", !crowd || p->crowdModel == CROWD_CSM,
+     "an option of the time-gap law, and this run uses -crowd_model projection"},
+    {"route_interval", quickest, steers},
+    {"route_reconsider", quickest, steers},
+    {"route_gain", quickest, steers},
+    {"route_commit", quickest, steers},
+    {"route_flow", quickest, steers},
+    {"density_dt", !crowd || p->densH > 0, "the interval of the density map, which -density_h 0 turns off"},
+    {"speed2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},
+    {"csm_time_gap2", !crowd || p->frac2 > 0 || p->npop, "the second population's, and -speed2_fraction is 0"},
+    {"attract_center", p->gamma != 0, "the centre of -attract_gamma, which is 0"},
+  };
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < p->ndecl; k++) {
+    const OptionDecl *d = &p->decl[k];
+    if (!d->given) continue;
+    for (size_t r = 0; r < sizeof(rule) / sizeof(rule[0]); r++) {
+      const size_t    l = strlen(rule[r].name);
+      const PetscBool m = rule[r].name[l - 1] == '*' ? (PetscBool)!strncmp(d->name, rule[r].name, l - 1)
+                                                     : (PetscBool)!strcmp(d->name, rule[r].name);
+      PetscCheck(!m || rule[r].used, comm, PETSC_ERR_USER_INPUT, "-%s: %s; the run would ignore it", d->name,
+                 rule[r].because);
+    }
+  }
+  for (PetscInt k = 0; k < p->npop; k++) { /* a population's time gap is the time-gap law's */
+    char name[THRONG_POP_NAME_LEN + 16];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "pop_%s_time_gap", p->pop[k].name));
+    PetscCheck(!ParamsGiven(p, name) || p->crowdModel == CROWD_CSM, comm, PETSC_ERR_USER_INPUT,
+               "-%s: an option of the time-gap law, and this run uses -crowd_model projection; the run would ignore it",
+               name);
+  }
+  for (PetscInt k = 0; k < p->nsrc; k++) /* a table gives its own times */
+    for (int e = 0; e < 2 && p->src[k].process == SOURCE_TABLE; e++) {
+      char name[THRONG_POP_NAME_LEN + 16];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "src_%s_%s", p->src[k].name, e ? "stop" : "start"));
+      PetscCheck(!ParamsGiven(p, name), comm, PETSC_ERR_USER_INPUT,
+                 "-%s: the table of -src_%s_table gives the arrival times (-src_%s_process table); the run would "
+                 "ignore it",
+                 name, p->src[k].name, p->src[k].name);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProcessOptions(MPI_Comm comm, Params *p)
+{
+  Opt       o = {comm, NULL, p};
+  Given     g;
+  SolverOps solver;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(&g, sizeof(g)));
+  PetscCall(ScenarioApply(comm)); /* scenarios.c */
+  p->ndecl = 0;
+  PetscOptionsBegin(comm, NULL, "throng: first-order position-based dynamics of disks", NULL);
+  o.PetscOptionsObject = PetscOptionsObject;
+  PetscCall(OptString(&o, OPT_RUN, "-scenario", ScenarioHelp(), p->scenario, sizeof(p->scenario), NULL));
+  PetscCall(DisksSetFromOptions(&o, &g));
+  PetscCall(DomainSetFromOptions(&o, &g));
+  PetscCall(PeriodicSetFromOptions(&o)); /* periodic.c */
+  PetscCall(DeformSetFromOptions(&o));   /* deform.c */
+  PetscCall(BarostatSetFromOptions(&o)); /* barostat.c */
+  PetscCall(SolverSetFromOptions(&o, &solver));
+  PetscCall(CrowdSetFromOptions(&o));
+  PetscCall(DriverSetFromOptions(&o, &g));
+  PetscCall(InitSetFromOptions(&o, &g));
+  PetscCall(PopulationSetFromOptions(&o)); /* population.c */
+  PetscCall(ZoneSetFromOptions(&o));       /* zone.c */
+  PetscCall(SourceSetFromOptions(&o));     /* source.c */
+  PetscCall(FloorsSetFromOptions(&o));     /* floors.c */
+  PetscCall(StallSetFromOptions(&o));      /* stall.c */
+  PetscCall(OutputSetFromOptions(&o));
+  PetscCall(StressSetFromOptions(&o));        /* contacts.c */
+  PetscCall(ContactOutputSetFromOptions(&o)); /* contact_output.c */
+  PetscOptionsEnd();
+
+  PetscCall(InitCountFromFile(comm, p, &g));
+  PetscCall(DisksCheck(comm, p));
+  PetscCall(DriverCheck(comm, p));
+  PetscCall(DomainCheck(comm, p, &g));
+  PetscCall(InitCheck(comm, p));
+  PetscCall(SolverCheck(comm, p));
+  PetscCall(StepperOptionsCheck(comm, p));
+  PetscCall(CrowdCheck(comm, p));
+  PetscCall(OutputCheck(comm, p));
+  PetscCall(SkinCheck(comm, p, &solver));
+  PetscCall(SceneCheck(comm, p, &g));
+  PetscCall(PeriodicCheck(comm, p));      /* periodic.c: after the box and the tile */
+  PetscCall(StressCheck(comm, p));        /* contacts.c */
+  PetscCall(ContactOutputCheck(comm, p)); /* contact_output.c */
+  PetscCall(DeformCheck(comm, p));        /* deform.c */
+  PetscCall(BarostatCheck(comm, p));      /* barostat.c */
+  PetscCall(IgnoredOptionsCheck(comm, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p)
+{
+  PetscInt n, nleft;
+  char   **names, **values, list[1024] = "", mapping[256] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  nleft = n; /* PetscOptionsLeftRestore() zeroes n */
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscStrlcat(list, " -", sizeof(list)));
+    PetscCall(PetscStrlcat(list, names[i], sizeof(list)));
+    for (PetscInt k = 0; k < p->ndecl && !mapping[0]; k++) { /* YAML "name: {key: v}" arrives as -name_key */
+      const size_t l = strlen(p->decl[k].name);
+      if (!strncmp(names[i], p->decl[k].name, l) && names[i][l] == '_')
+        PetscCall(PetscSNPrintf(mapping, sizeof(mapping),
+                                " (-%s: was '%s:' given a YAML mapping? an option's value is a number, a word or a "
+                                "list)",
+                                names[i], p->decl[k].name));
+    }
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)%s", nleft > 1 ? "s" : "", list,
+             mapping);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Remove "-options_file_yaml FILE" from argv; return FILE (or NULL). */
+static const char *TakeConfigArg(int *argc, char ***argv)
+{
+  const char *file = NULL;
+  int         k    = 1;
+  for (int i = 1; i < *argc; i++) {
+    if (!strcmp((*argv)[i], "-options_file_yaml") && i + 1 < *argc) {
+      file = (*argv)[++i];
+      continue;
+    }
+    (*argv)[k++] = (*argv)[i];
+  }
+  *argc      = k;
+  (*argv)[k] = NULL;
+  return file;
+}
+
+/* Called before PetscInitialize(): hide the config file from PETSc. */
+void TakeConfigFile(int *argc, char ***argv) { g_config = TakeConfigArg(argc, argv); }
+
+/* The input files a config file names (-geometry, -init_file, -restart, -src_NAME_table)
+   are found beside it: a relative path in it is taken from the file's folder, as most
+   tools with config files do, so `throng -options_file_yaml /somewhere/scene.yaml` runs
+   from any folder.  A path given on the command line stays relative to the working
+   directory (the command line is inserted after this, and wins); so do the outputs a
+   config file names (-output, -checkpoint, -trajectory): they go where the run is. */
+static PetscErrorCode ConfigRelativePaths(void)
+{
+  const char *slash = strrchr(g_config, '/');
+  PetscInt    n, nleft, nset = 0;
+  char      **names, **values, (*set)[2][PETSC_MAX_PATH_LEN];
+  PetscFunctionBeginUser;
+  if (!slash) PetscFunctionReturn(PETSC_SUCCESS); /* the file is in the working directory */
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  nleft = n;
+  PetscCall(PetscMalloc1(nleft + 1, &set));
+  for (PetscInt i = 0; i < nleft; i++) {
+    const char     *nm = names[i], *v = values[i];
+    const size_t    l     = strlen(nm);
+    const PetscBool input = (PetscBool)(!strcmp(nm, "geometry") || !strcmp(nm, "init_file") || !strcmp(nm, "restart") ||
+                                        (!strncmp(nm, "src_", 4) && l > 10 && !strcmp(nm + l - 6, "_table")));
+    if (!input || !v || !v[0] || v[0] == '/' || !strncmp(v, "builtin:", 8)) continue;
+    PetscCall(PetscSNPrintf(set[nset][0], sizeof(set[0][0]), "-%s", nm));
+    PetscCall(PetscSNPrintf(set[nset][1], sizeof(set[0][1]), "%.*s/%s", (int)(slash - g_config), g_config, v));
+    nset++;
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  for (PetscInt k = 0; k < nset; k++) PetscCall(PetscOptionsSetValue(NULL, set[k][0], set[k][1]));
+  PetscCall(PetscFree(set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
+{
+  char          *text;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  if (!g_config) PetscFunctionReturn(PETSC_SUCCESS);
+  /* rank 0 reads the file for everybody (files.c: a directory, a binary file or a missing
+     one is one collective error), so every rank parses the same text */
+  PetscCall(
+    FilesReadText(comm, "config file (-options_file_yaml)", g_config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PetscOptionsInsertStringYAML(NULL, text);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscFree(text));
+  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT,
+             "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
+  PetscCall(ConfigRelativePaths());
+  /* the command line keeps precedence over the file */
+  PetscCall(PetscOptionsInsert(NULL, argc, argv, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ParamsView(MPI_Comm comm, const Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(comm,
+                        "throng: n=%" PetscInt64_FMT " radius=%g polydispersity=%g dt=%g steps=%" PetscInt_FMT
+                        " seed=%" PetscInt64_FMT "\n",
+                        p->n, (double)p->radius, (double)p->poly, (double)p->dt, p->steps, p->seed));
+  PetscCall(PetscPrintf(
+    comm,
+    "throng: box=[%g,%g]x[%g,%g] walls=%s%s halfplanes=%" PetscInt_FMT
+    " init=%s gamma=%g center=(%g,%g) gravity=(%g,%g)\n",
+    (double)p->box[0], (double)p->box[2], (double)p->box[1], (double)p->box[3], p->wallBox ? "box" : "none",
+    p->pbc[0] || p->pbc[1] ? (p->pbc[0] && p->pbc[1] ? " periodic=xy" : (p->pbc[0] ? " periodic=x" : " periodic=y"))
+                           : "",
+    p->nhalf, InitKinds[p->init], (double)p->gamma, (double)p->center[0], (double)p->center[1], (double)p->gravity[0],
+    (double)p->gravity[1]));
+  {
+    SolverOps ops;
+    PetscCall(SolverGetOps(comm, p->solver, &ops));
+    if (ops.view) PetscCall(ops.view(comm, p));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
