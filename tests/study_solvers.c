@@ -149,7 +149,7 @@ static PetscErrorCode Disks40(int m, double gamma, int steps, const PetscReal *x
   t0       = Now();
   for (int k = 0; k < steps; k++) {
     PetscReal ovl, big = 0;
-    PetscCall(SolverStep(&s));
+    PetscCall(SimStep(&s));
     for (PetscInt i = 0; i < s.P.n; i++) big = PetscMax(big, PetscMax(PetscAbsReal(s.P.x[i]), PetscAbsReal(s.P.y[i])));
     PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &big, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
     if (!(big < 3)) { /* left the box: the explicit penalty step is unstable at this h */

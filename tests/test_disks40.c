@@ -33,7 +33,7 @@ static PetscErrorCode RunWith(const char *b, MPI_Comm comm, PetscReal T, PetscIn
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -dt %.17g -steps %d", b, (double)(T / nsteps), (int)nsteps));
   PetscCall(TestSimCreateOn(comm, opts, &s));
-  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SolverStep(&s));
+  for (PetscInt k = 0; k < nsteps; k++) PetscCall(SimStep(&s));
   PetscReal ovl;
   PetscCall(SimMaxOverlap(&s, &ovl));
   CHECK(ovl < 10 * T / nsteps, "overlap %g after %d steps exceeds 10 h", (double)ovl, (int)nsteps);

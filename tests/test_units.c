@@ -354,7 +354,7 @@ static PetscErrorCode TestEngine(const char *opts, PetscBool expectRepartition)
   PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &before));
   PetscCall(CheckCells(&s, "after set-up"));
   PetscCall(CheckHalo(&s, "after set-up"));
-  for (int k = 0; k < 40; k++) PetscCall(SolverStep(&s));
+  for (int k = 0; k < 40; k++) PetscCall(SimStep(&s));
   PetscCall(CheckCells(&s, "after 40 steps"));
   PetscCall(CheckHalo(&s, "after 40 steps"));
   PetscCall(IdFingerprint(PETSC_COMM_WORLD, &s.P, &after));
@@ -392,7 +392,7 @@ static PetscErrorCode TestNonFinite(const char *opts)
   }
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   while (!ierr && steps < 3) {
-    ierr = SolverStep(&s);
+    ierr = SimStep(&s);
     steps++;
   }
   PetscCall(PetscPopErrorHandler());
@@ -447,7 +447,7 @@ static PetscErrorCode TestFields(const char *opts)
   }
   PetscCall(SimRebin(&s)); /* the ghosts get the new field */
   PetscCall(CheckFields(&s, kt, kw, "after registration"));
-  for (int k = 0; k < 40; k++) PetscCall(SolverStep(&s));
+  for (int k = 0; k < 40; k++) PetscCall(SimStep(&s));
   PetscCall(CheckFields(&s, kt, kw, "after 40 steps"));
   moved = (PetscInt)(s.mig.moved + s.bal.routed);
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD));

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
                             (double)hs[k]));
     PetscCall(TestSimCreate(opts, &s));
     for (int j = 0; j < n; j++) {
-      PetscCall(SolverStep(&s));
+      PetscCall(SimStep(&s));
       PetscCall(SimMaxOverlap(&s, &ovl));
       worst = PetscMax(worst, ovl);
     }

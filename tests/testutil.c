@@ -21,7 +21,7 @@ PetscErrorCode TestSimCreateOn(MPI_Comm comm, const char *opts, Sim *s)
   prm.quiet = PETSC_TRUE;
   PetscCall(ProcessOptions(comm, &prm));
   PetscCall(SimCreate(comm, &prm, s));
-  PetscCall(SimResolveInitialOverlaps(s));
+  PetscCall(PBDResolveInitialOverlaps(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

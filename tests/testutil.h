@@ -1,6 +1,7 @@
 /* Helpers shared by throng's C tests. Each test prints "N passed, M failed" last. */
 #pragma once
 #include <throng/core/sim.h>
+#include <throng/app/options.h>
 #include <stdio.h>
 
 extern int test_passed, test_failed;

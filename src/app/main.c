@@ -6,6 +6,7 @@
  *   finish   summary, density map, and the last line `state-digest: <hex>`, a hash of
  *            every disk's (id, x, y) that is the same on any number of ranks.           */
 #include <throng/core/sim.h>
+#include <throng/app/options.h>
 #include <throng/io/report.h>
 #include <throng/step/pbd.h>
 #include <throng/util/errors.h>
@@ -13,6 +14,9 @@
 #include <throng/io/io.h>
 #include <throng/granular/contact_output.h>
 #include <throng/granular/deform.h>
+#include <throng/crowd/trajectory.h>
+#include <throng/granular/contacts.h>
+#include <throng/core/modules.h>
 #include <signal.h>
 #include <string.h>
 
@@ -112,7 +116,7 @@ static PetscErrorCode JobSetUp(MPI_Comm comm, Job *j)
       j->size, j->s.dom.p[0], j->s.dom.p[1], j->s.dom.nc[0], j->s.dom.nc[1], (double)j->s.dom.w[0],
       (double)j->s.dom.w[1], j->prm.tile, (double)j->s.rmax, (double)j->prm.skin,
       j->size == 1 ? "" : (j->prm.balance > 0 ? "; load balancing on (-balance_threshold)" : "; load balancing off")));
-  if (!j->prm.restart[0]) PetscCall(SimResolveInitialOverlaps(&j->s));
+  if (!j->prm.restart[0]) PetscCall(PBDResolveInitialOverlaps(&j->s));
   j->output    = strcmp(j->prm.output, "none") ? PETSC_TRUE : PETSC_FALSE;
   j->chk       = j->prm.checkpoint[0] ? PETSC_TRUE : PETSC_FALSE;
   j->lastFrame = j->lastChk = -1;
@@ -201,7 +205,7 @@ static PetscErrorCode Unsound(Job *j)
                             j->s.skinStep, (double)j->s.skinDisp, (double)(j->s.skinDisp / p->skin), (double)p->skin,
                             j->s.skinMissed, j->s.skinMissed > 1 ? "s" : "", p->solver, box));
     j->blownStep = j->s.step;
-  } else if (DeformBoxMoves(p)) {
+  } else if (ParamsBoxMoves(p)) {
     const PetscReal phi = DeformPackingFraction(&j->s);
     if (phi > hex * (1 + 1e-9)) {
       PetscCall(PetscSNPrintf(j->why, sizeof(j->why),
@@ -242,7 +246,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
         ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
       PetscCall(H5MDRememberPrevious(&j->w, &j->s));
     PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
-    PetscCall(SolverStep(&j->s));
+    PetscCall(SimStep(&j->s));
     PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
     if (j->output) PetscCall(H5MDWriteStress(&j->w, &j->s)); /* its time series in the snapshot file */
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
@@ -369,7 +373,7 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                   "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
                   (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), (double)ovl, (double)(ovl / j->dmean),
                   j->s.rebins, moved, checks, (double)(disp / j->prm.skin), beyond));
-    PetscCall(SolverReport(&j->s));
+    PetscCall(SimSolverReport(&j->s));
     if (j->size > 1 && j->s.step > j->step0) { /* the inputs of the performance model (docs/performance.md) */
       PetscInt64 t[3] = {j->s.halo.exchanges, j->s.halo.bytes, j->s.halo.messages};
       PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, t, 3, MPIU_INT64, MPI_SUM, comm));

@@ -14,7 +14,8 @@
  * Any option left unused after ProcessOptions() is an error that names it: a misspelt
  * option must not silently run a different experiment.                                   */
 #include <throng/app/options.h>
-#include <throng/app/optdecl.h>
+#include <throng/app/register.h>
+#include <throng/util/opt.h>
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -29,419 +30,16 @@
 #include <throng/granular/deform.h>
 #include <throng/granular/barostat.h>
 #include <throng/crowd/stall.h>
+#include <throng/crowd/population.h>
+#include <throng/crowd/zone.h>
+#include <throng/crowd/source.h>
+#include <throng/crowd/floors.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
 static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
 static const char *const RouteChoices[]    = {"nearest", "quickest", "RouteChoice", "ROUTE_", NULL};
-
-PetscErrorCode ParamsSetDefaults(Params *p)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscMemzero(p, sizeof(*p)));
-  /* The embedded default scene: a layer of polydisperse disks settling under gravity
-     onto the floor of a wide box, from a jittered lattice (a random packing at 55 %).
-     About 25 layers deep: single-sweep PBD compresses a deep jammed pile by ~1.5 g h per
-     layer (see README), and the default keeps that near 5 % of a diameter.            */
-  p->n      = 20000;
-  p->radius = 0.5;
-  p->poly   = 0.2;
-  p->dt     = 0.001;
-  p->steps  = 16000;
-  p->seed   = 1;
-  p->box[0] = p->box[1] = p->box[2] = p->box[3] = 0; /* sized from n in ProcessOptions */
-  p->wallBox                                    = PETSC_TRUE;
-  p->nhalf                                      = 0;
-  p->skin                                       = -1; /* default: 0.2 r_max */
-  p->rebin                                      = 0.25;
-  p->tile                                       = 0; /* default: chosen from the cell grid in ProcessOptions */
-  p->balance                                    = 1.2;
-  p->balanceInterval                            = 10;
-  p->balanceCell                                = 0.03;
-  p->gamma                                      = 0.0;
-  p->center[0] = p->center[1] = PETSC_MAX_REAL; /* default: box centre */
-  p->gravity[0]               = 0;
-  p->gravity[1]               = -1;
-  p->init                     = INIT_JITTER;
-  p->region[0] = p->region[1] = p->region[2] = p->region[3] = 0; /* default: the box */
-  p->phi                                                    = 0.55;
-  p->overlap                                                = OVERLAP_PROJECT;
-  p->overlapTol                                             = 1e-9;
-  p->overlapMaxSweeps                                       = 100000;
-  p->progress                                               = 0;
-  p->overlapEvery      = -1;  /* default: 1 for crowds, 0 (the progress samples) otherwise */
-  p->overlapAbort      = 0.5; /* half the smallest diameter: far beyond any sound run (main.c) */
-  p->map               = PETSC_TRUE;
-  p->checkConservation = PETSC_FALSE;
-  p->quiet             = PETSC_FALSE;
-  PetscCall(PetscStrncpy(p->output, "throng", sizeof(p->output)));
-  p->outputEvery     = -1; /* default: ten snapshots per run */
-  p->checkpoint[0]   = 0;
-  p->chkEvery        = 0;
-  p->chkWall         = 0;
-  p->restart[0]      = 0;
-  p->flushEvery      = 10;
-  p->outputRound     = 65536;
-  p->traj[0]         = 0;
-  p->trajFps         = -1; /* default: near 10 fps, a whole number of steps (OutputCheck) */
-  p->geometry[0]     = 0;
-  p->walk            = PETSC_TRUE;
-  p->eikH            = 0.1;
-  p->eikWall         = 0;
-  p->densH           = 0.5;
-  p->kT              = 1;
-  p->densDt          = 1.0;
-  p->routeChoice     = ROUTE_NEAREST_EXIT;
-  p->routeInterval   = 2;
-  p->routeReconsider = 10;
-  p->routeGain       = 10;
-  p->routeCommit     = 30;
-  p->routeFlow       = 1.9; /* CROWD_LAB_FLOW (crowd.h): laboratory bottlenecks */
-  p->wayRadius       = 0.5;
-  p->speed[0]        = 1.34; /* Weidmann (1993), as in RiMEA and JuPedSim: see docs/crowd.md */
-  p->speed[1]        = 0.26;
-  p->speed[2]        = 0.5;
-  p->speed[3]        = 2.2;
-  p->frac2           = 0;
-  p->crowdModel      = CROWD_CSM;
-  p->csmT[0]         = 0.9; /* calibrated on bottleneck flows: docs/crowd.md, docs/validation.md */
-  p->csmT[1]         = -1;  /* default: the first population's */
-  p->csmRep[0] = 8.0, p->csmRep[1] = 0.1;
-  p->csmWall[0] = 5.0, p->csmWall[1] = 0.02;
-  p->csmAvoid    = 0.5; /* docs/crowd.md: without it, platoons form behind the slowest */
-  p->csmWidth    = 512;
-  p->csmCorridor = 0.8; /* calibrated on bottleneck flows (docs/crowd.md); Tordeux et al.: 1 */
-  for (int k = 0; k < 4; k++) p->speed2[k] = p->speed[k];
-  PetscCall(PetscStrncpy(p->solver, "pbd", sizeof(p->solver)));
-  p->rtol       = 1e-10;
-  p->warm       = 1;
-  p->atol       = 1e-12;
-  p->maxIt      = 1000;
-  p->penalty    = 1e3;
-  p->active     = -1; /* default: the skin */
-  p->tao        = PETSC_FALSE;
-  p->monitor    = PETSC_FALSE;
-  p->warmBlend  = 0.1; /* -pbdw_blend's kappa (warm.c) */
-  p->warmSweeps = 1;   /* -pbdw_sweeps */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- Declaring an option --------------------------------------------------------------
- * Every option is read by one of the helpers below, and by nothing else.  A helper
- *   - checks the value where it is read, for the command line and the YAML file alike:
- *     a real must be a finite number (no nan, no inf), an integer must fit its type;
- *   - records the option in p->decl[] with its kind, which every declaration must state:
- *       PHYS  the option defines the equations being integrated, or random draws that
- *             enter them (the free speeds, the noise): a restart must run with the same
- *             final value, and ParamsPhysics() prints all of them for checkpoint.c;
- *       RUN   it steers the run only (output, progress, decomposition, the initial
- *             state, which a restart takes from its checkpoint).
- * So no option can be left out of the restart check: a new one must say which it is.  */
-static PetscErrorCode Declare(Opt *o, OptionKind kind, OptionType type, const char *name, const void *v, PetscInt n,
-                              const PetscInt *count, PetscInt per, const char *const *list)
-{
-  Params     *p = o->p;
-  OptionDecl *d;
-  PetscFunctionBeginUser;
-  PetscCheck(p->ndecl < THRONG_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "more than %d options: raise THRONG_MAX_OPTIONS", THRONG_MAX_OPTIONS);
-  PetscCheck((const char *)v >= (const char *)p && (const char *)v < (const char *)(p + 1), PETSC_COMM_SELF,
-             PETSC_ERR_PLIB, "option %s: its value is not a field of Params", name);
-  d       = &p->decl[p->ndecl++];
-  d->name = name + 1;
-  d->kind = kind;
-  d->type = type;
-  d->off  = (size_t)((const char *)v - (const char *)p);
-  d->n    = n;
-  d->noff = count ? (size_t)((const char *)count - (const char *)p) : 0;
-  d->per  = per;
-  d->list = list;
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &d->given));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscBool ParamsGiven(const Params *p, const char *name)
-{
-  for (PetscInt k = 0; k < p->ndecl; k++)
-    if (!strcmp(p->decl[k].name, name)) return p->decl[k].given;
-  return PETSC_FALSE;
-}
-
-/* A value PETSc cannot parse ("abc" for a real, "maybe" for a bool, a YAML list for a
-   choice) is one error that names the option and shows its whole text: PETSc's own
-   message names neither.  The options are the same on every rank, so every rank fails
-   here and the error is collective. */
-static PetscErrorCode BadValue(Opt *o, const char *name, const char *want)
-{
-  char      raw[256] = "";
-  PetscBool set;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetString(NULL, NULL, name, raw, sizeof(raw), &set));
-  SETERRQ(o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not %s", name, raw, want);
-}
-
-/* call: a PETSc option query, run with PETSc's error handler silenced */
-#define OPT_PARSE(o, name, want, call) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    if (ierr_) PetscCall(BadValue(o, name, want)); \
-  } while (0)
-
-static PetscErrorCode CheckFinite(Opt *o, const char *name, PetscInt n, const PetscReal *v)
-{
-  PetscFunctionBeginUser;
-  for (PetscInt k = 0; k < n; k++)
-    PetscCheck(!PetscIsInfOrNanReal(v[k]), o->comm, PETSC_ERR_USER_INPUT,
-               "option %s: %s%s is not a finite number (every real value must be)", name,
-               PetscIsNanReal(v[k]) ? "nan"
-               : v[k] > 0           ? "inf"
-                                    : "-inf",
-               n > 1 ? ", one of its values," : "");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptReal(Opt *o, OptionKind kind, const char *name, const char *help, PetscReal *v, PetscBool *set)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscBool         s;
-  PetscFunctionBeginUser;
-  OPT_PARSE(o, name, "a number", PetscOptionsReal(name, help, NULL, *v, v, &s));
-  if (s) PetscCall(CheckFinite(o, name, 1, v));
-  if (set) *set = s;
-  PetscCall(Declare(o, kind, OPTT_REAL, name, v, 1, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* want numbers exactly (count NULL), or up to want in groups of per (what names them),
-   *count = groups given */
-PetscErrorCode OptReals(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscReal *v,
-                        PetscInt *count, PetscInt per, const char *what, PetscBool *set)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
-  PetscReal        *buf;
-  PetscBool         s = PETSC_FALSE, bad;
-  PetscErrorCode    ierr;
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(want + 1, &buf));
-  PetscCall(PetscArraycpy(buf, v, want));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscOptionsRealArray(name, help, NULL, buf, &n, &s);
-  PetscCall(PetscPopErrorHandler());
-  bad = (PetscBool)(!ierr && s && (count ? !(n > 0 && n <= want && n % per == 0) : n != want));
-  if (!ierr && s && !bad) PetscCall(PetscArraycpy(v, buf, n));
-  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks (the fuzzer checks) */
-  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated numbers"));
-  if (s) {
-    if (!count)
-      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
-                 "option %s needs %" PetscInt_FMT " comma-separated numbers, got %s%" PetscInt_FMT, name, want,
-                 n > want ? "more than " : "", n > want ? want : n);
-    else
-      PetscCheck(!bad, o->comm, PETSC_ERR_USER_INPUT,
-                 "option %s needs groups of %" PetscInt_FMT " numbers %s (at most %" PetscInt_FMT
-                 " numbers); got %s%" PetscInt_FMT " numbers",
-                 name, per, what, want, n > want ? "more than " : "", n > want ? want : n);
-    PetscCall(CheckFinite(o, name, n, v));
-    if (count) *count = n / per;
-  }
-  if (set) *set = s;
-  PetscCall(Declare(o, kind, OPTT_REALS, name, v, count ? -1 : want, count, per, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* An integer read as text, so that a number too large for its type is refused instead
-   of wrapping around (PETSc's own parser turns 10^20 into -1). */
-static PetscErrorCode ParseInteger(Opt *o, const char *name, const char *help, PetscInt64 cur, PetscInt64 lo,
-                                   PetscInt64 hi, PetscInt64 *v, PetscBool *set)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  char              buf[64], *end;
-  PetscBool         s;
-  PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt64_FMT, cur));
-  PetscCall(PetscOptionsString(name, help, NULL, buf, buf, sizeof(buf), &s));
-  *v = cur;
-  if (s) {
-    errno         = 0;
-    long long val = strtoll(buf, &end, 10);
-    PetscCheck(end != buf && *end == 0, o->comm, PETSC_ERR_USER_INPUT, "option %s: '%s' is not an integer", name, buf);
-    PetscCheck(!(errno == ERANGE && val > 0) && val <= hi, o->comm, PETSC_ERR_USER_INPUT,
-               "option %s: %s is too large (at most %" PetscInt64_FMT ")", name, buf, hi);
-    PetscCheck(!(errno == ERANGE && val < 0) && val >= lo, o->comm, PETSC_ERR_USER_INPUT,
-               "option %s: %s is too small (at least %" PetscInt64_FMT ")", name, buf, lo);
-    *v = (PetscInt64)val;
-  }
-  if (set) *set = s;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptInt(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt *v, PetscBool *set)
-{
-  PetscInt64 val = 0;
-  PetscFunctionBeginUser;
-  PetscCall(ParseInteger(o, name, help, *v, PETSC_MIN_INT, PETSC_MAX_INT, &val, set));
-  *v = (PetscInt)val;
-  PetscCall(Declare(o, kind, OPTT_INT, name, v, 1, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptInt64(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt64 *v, PetscBool *set)
-{
-  PetscFunctionBeginUser;
-  PetscCall(ParseInteger(o, name, help, *v, (PetscInt64)LLONG_MIN, (PetscInt64)LLONG_MAX, v, set));
-  PetscCall(Declare(o, kind, OPTT_INT64, name, v, 1, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptInts(Opt *o, OptionKind kind, const char *name, const char *help, PetscInt want, PetscInt *v,
-                       PetscBool *set)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscInt          n                  = want + 1; /* one more than fits: a value too many is seen */
-  PetscInt         *buf;
-  PetscBool         s = PETSC_FALSE;
-  PetscErrorCode    ierr;
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(want + 1, &buf));
-  PetscCall(PetscArraycpy(buf, v, want));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscOptionsIntArray(name, help, NULL, buf, &n, &s);
-  PetscCall(PetscPopErrorHandler());
-  if (!ierr && s && n == want) PetscCall(PetscArraycpy(v, buf, want));
-  PetscCall(PetscFree(buf)); /* before any error below: nothing leaks */
-  if (ierr) PetscCall(BadValue(o, name, "a list of comma-separated integers"));
-  PetscCheck(!s || n == want, o->comm, PETSC_ERR_USER_INPUT,
-             "option %s needs %" PetscInt_FMT " comma-separated integers, got %s%" PetscInt_FMT, name, want,
-             n > want ? "more than " : "", n > want ? want : n);
-  if (set) *set = s;
-  PetscCall(Declare(o, kind, OPTT_INTS, name, v, want, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptBool(Opt *o, OptionKind kind, const char *name, const char *help, PetscBool *v)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscFunctionBeginUser;
-  OPT_PARSE(o, name, "a boolean (true or false, yes or no, 1 or 0)", PetscOptionsBool(name, help, NULL, *v, v, NULL));
-  PetscCall(Declare(o, kind, OPTT_BOOL, name, v, 1, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptString(Opt *o, OptionKind kind, const char *name, const char *help, char *v, size_t len,
-                         PetscBool *set)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsString(name, help, NULL, v, v, len, set));
-  PetscCall(Declare(o, kind, OPTT_STRING, name, v, 1, NULL, 1, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* list: n names, then PETSc's enum name and prefix, NULL; *v is an enum field */
-PetscErrorCode OptEnum(Opt *o, OptionKind kind, const char *name, const char *help, const char *const *list, PetscInt n,
-                       int *v)
-{
-  PetscOptionItems *PetscOptionsObject = o->PetscOptionsObject;
-  PetscInt          k                  = *v;
-  PetscFunctionBeginUser;
-  char want[256] = "one of:";
-  for (PetscInt i = 0; i < n; i++) {
-    PetscCall(PetscStrlcat(want, " ", sizeof(want)));
-    PetscCall(PetscStrlcat(want, list[i], sizeof(want)));
-  }
-  OPT_PARSE(o, name, want, PetscOptionsEList(name, help, NULL, list, n, list[*v], &k, NULL));
-  *v = (int)k;
-  PetscCall(Declare(o, kind, OPTT_ENUM, name, v, 1, NULL, 1, list));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptDist(Opt *o, OptionKind kind, const char *name, const char *help, char *text, size_t len, Dist *d,
-                       PetscBool *set)
-{
-  PetscBool s;
-  PetscFunctionBeginUser;
-  DistText(d, text, len); /* the default, unless given */
-  PetscCall(OptString(o, kind, name, help, text, len, &s));
-  if (s) PetscCall(DistParse(o->comm, name, text, d));
-  if (set) *set = s;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode OptName(Opt *o, const char *prefix, const char *name, const char *suffix, const char **opt)
-{
-  Params *p = o->p;
-  PetscFunctionBeginUser;
-  PetscCheck(p->noptName < (PetscInt)(sizeof(p->optName) / sizeof(p->optName[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-             "too many option names made at run time");
-  PetscCall(PetscSNPrintf(p->optName[p->noptName], sizeof(p->optName[0]), "%s%s%s", prefix, name, suffix));
-  *opt = p->optName[p->noptName++];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode ParamsPhysics(const Params *p, char *buf, size_t len)
-{
-  char   v[64];
-  size_t used;
-  PetscFunctionBeginUser;
-  buf[0] = 0;
-  for (PetscInt k = 0; k < p->ndecl; k++) {
-    const OptionDecl *d  = &p->decl[k];
-    const char       *at = (const char *)p + d->off;
-    const PetscInt    n  = d->n >= 0 ? d->n : d->per * *(const PetscInt *)((const char *)p + d->noff);
-    if (d->kind != OPT_PHYS) continue;
-    PetscCall(PetscStrlcat(buf, buf[0] ? " " : "", len));
-    PetscCall(PetscStrlcat(buf, d->name, len));
-    PetscCall(PetscStrlcat(buf, "=", len));
-    for (PetscInt i = 0; i < n; i++) {
-      switch (d->type) {
-      case OPTT_REAL:
-      case OPTT_REALS: PetscCall(PetscSNPrintf(v, sizeof(v), "%.17g", (double)((const PetscReal *)at)[i])); break;
-      case OPTT_INT:
-      case OPTT_INTS: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, ((const PetscInt *)at)[i])); break;
-      case OPTT_INT64: PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt64_FMT, *(const PetscInt64 *)at)); break;
-      case OPTT_BOOL: PetscCall(PetscSNPrintf(v, sizeof(v), "%d", (int)*(const PetscBool *)at)); break;
-      case OPTT_ENUM: PetscCall(PetscStrncpy(v, d->list[*(const int *)at], sizeof(v))); break;
-      case OPTT_STRING:
-        v[0] = 0;
-        PetscCall(PetscStrlcat(buf, at, len));
-        break;
-      }
-      PetscCall(PetscStrlcat(buf, i ? "," : "", len));
-      PetscCall(PetscStrlcat(buf, v, len));
-    }
-  }
-  for (PetscInt k = 0; k < p->nsrc; k++)
-    if (p->src[k].table[0]) { /* a source's table: its content, as the scene's */
-      PetscCall(PetscSNPrintf(v, sizeof(v), " src_%s_table_content=%016llx", p->src[k].name,
-                              (unsigned long long)p->src[k].tableHash));
-      PetscCall(PetscStrlcat(buf, v, len));
-    }
-  if (p->geometry[0]) { /* the scene's content, not only its path: a file edited in place is another scene */
-    PetscCall(PetscSNPrintf(v, sizeof(v), " geometry_content=%016llx", (unsigned long long)p->geomHash));
-    PetscCall(PetscStrlcat(buf, v, len));
-  }
-  used = strlen(buf);
-  PetscCheck(used + 1 < len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the physics options take more than %zu characters", len);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-PetscReal ParamsExitDepth(const Params *p)
-{
-  if (!(p->geometry[0] && p->walk && p->exitRule == EXIT_PASS && p->crowdModel == CROWD_CSM)) return 0;
-  return 2 * InitRadiusMax(p) + ParamsSpeedMax(p) * ParamsTimeGapMax(p);
-}
-
-PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text, PetscReal t)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(PetscAbsReal(t) <= THRONG_MAX_TIME, comm, PETSC_ERR_USER_INPUT,
-             "%s %s: a time must be at most 10^9 s (about 32 years)", name, text);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* The same for a real: its value as the text. */
 static PetscErrorCode CheckTime(MPI_Comm comm, const char *name, PetscReal t)
@@ -450,36 +48,6 @@ static PetscErrorCode CheckTime(MPI_Comm comm, const char *name, PetscReal t)
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)t));
   PetscCall(ParamsCheckTime(comm, name, text, t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-void TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len)
-{
-  const size_t n = strlen(path);
-  if (n > 3 && !strcmp(path + n - 3, ".h5")) snprintf(out, len, "%.*s.%s.h5", (int)(n - 3), path, name);
-  else snprintf(out, len, "%s.%s.h5", path, name);
-}
-
-PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride)
-{
-  const PetscReal k = 1 / (prm->trajFps * prm->dt), dt = prm->dt;
-  PetscFunctionBeginUser;
-  PetscCheck(k >= 0.5, comm, PETSC_ERR_USER_INPUT,
-             "-trajectory_fps %.6g with -dt %.6g: more than one frame a step; the most is 1 / dt = %.6g fps",
-             (double)prm->trajFps, (double)dt, (double)(1 / dt));
-  PetscCheck(k <= 1e9, comm, PETSC_ERR_USER_INPUT,
-             "-trajectory_fps %.6g with -dt %.6g: fewer than one frame in 10^9 steps; the fewest is 1 / (10^9 dt) = "
-             "%.6g fps",
-             (double)prm->trajFps, (double)dt, (double)(1 / (1e9 * dt)));
-  *stride = (PetscInt)PetscFloorReal(k + 0.5);
-  if (PetscAbsReal(k - (PetscReal)*stride) > 1e-9 * k) { /* the two rates of whole strides around it */
-    const PetscReal lo = PetscFloorReal(k), hi = PetscCeilReal(k);
-    SETERRQ(comm, PETSC_ERR_USER_INPUT,
-            "-trajectory_fps %.6g with -dt %.6g: a frame must be a whole number k of steps, fps = 1 / (k dt); "
-            "the nearest are %.6g fps (k = %.0f) and %.6g fps (k = %.0f)",
-            (double)prm->trajFps, (double)dt, (double)(1 / (hi * dt)), (double)hi, (double)(1 / (PetscMax(lo, 1) * dt)),
-            (double)PetscMax(lo, 1));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -547,7 +115,7 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
 {
   Params *p = o->p;
   PetscFunctionBeginUser;
-  PetscCall(SolverRegisterAll());
+  PetscCall(ThrongRegisterAll());
   PetscCall(OptString(o, OPT_PHYS, "-solver", SolverHelp(), p->solver, sizeof(p->solver), NULL));
   PetscCall(SolverGetOps(o->comm, p->solver, ops)); /* an unknown name: one error now */
   PetscCall(OptReal(o, OPT_PHYS, "-solver_rtol",
@@ -1123,7 +691,7 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
    depend on it. */
 static PetscErrorCode SkinCheck(MPI_Comm comm, Params *p, const SolverOps *solver)
 {
-  const PetscReal rmax = InitRadiusMax(p);
+  const PetscReal rmax = ParamsRadiusMax(p);
   PetscFunctionBeginUser;
   if (p->skin < 0 && p->geometry[0] &&
       p->walk) { /* a crowd: a step of the fastest agent is at most a quarter of the skin */
@@ -1144,7 +712,7 @@ static PetscErrorCode SkinCheck(MPI_Comm comm, Params *p, const SolverOps *solve
    centre, the tiles, the half-planes. */
 static PetscErrorCode SceneCheck(MPI_Comm comm, Params *p, Given *g)
 {
-  const PetscReal rmax = InitRadiusMax(p);
+  const PetscReal rmax = ParamsRadiusMax(p);
   PetscFunctionBeginUser;
   if (p->geometry[0]) { /* crowd: the box is the walkable area's, widened by a cell and by
                            the distance agents walk on beyond a door */

@@ -30,14 +30,6 @@
 #include <stdlib.h>
 #include <errno.h>
 
-PetscReal InitRadiusMax(const Params *prm)
-{
-  PetscReal r = 0;
-  if (!prm->npop) return PetscMax(prm->radius * (prm->bidisperse > 0 ? prm->bidisperse : 1 + prm->poly), prm->rmaxFile);
-  for (PetscInt k = 0; k < prm->npop; k++) r = PetscMax(r, DistMax(&prm->pop[k].radius));
-  return r;
-}
-
 PetscReal InitRadius(const Params *prm, PetscInt64 id)
 {
   double u[2];
@@ -345,7 +337,7 @@ static PetscErrorCode InitGroup(const Params *prm, const char *what, const Petsc
                                 const Domain *d, Particles *p, InitSiteFilter ok, void *ctx, PetscBool spread)
 {
   const PetscInt64 start = N * d->rank / d->size, end = N * (d->rank + 1) / d->size;
-  const PetscReal  rmax = InitRadiusMax(prm), w = R[2] - R[0], hgt = R[3] - R[1];
+  const PetscReal  rmax = ParamsRadiusMax(prm), w = R[2] - R[0], hgt = R[3] - R[1];
   const PetscReal  phiHcp = PETSC_PI / (2 * PetscSqrtReal(3.0));
   const PetscReal  a_ = 2 * rmax * PetscSqrtReal(phiHcp / prm->phi), dy = a_ * PetscSqrtReal(3.0) / 2;
   /* jitter radius; the lattice is inset by it so jittered disks stay inside the region */
@@ -561,7 +553,7 @@ static PetscErrorCode PlacedDestroy(Placed *pl)
 static PetscErrorCode PlacedBefore(const Params *prm, const Domain *d, const Particles *p, const PetscReal *R,
                                    PetscInt n, const PetscReal *prev, PetscInt stride, Placed *pl)
 {
-  const PetscReal rmax = InitRadiusMax(prm),
+  const PetscReal rmax = ParamsRadiusMax(prm),
                   a    = 2 * rmax * PetscSqrtReal(PETSC_PI / (2 * PetscSqrtReal(3.0)) / prm->phi);
   const PetscReal reach =
     2 * rmax + a; /* a site's extent (r_max and the jitter) and a placed disk's radius, and more */

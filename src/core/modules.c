@@ -10,42 +10,8 @@
  *
  * Order matters where modules interact, and it is the order of this list, on every rank,
  * so that the result stays the same on any rank count.                                */
-#include <throng/core/sim.h>
-#include <throng/crowd/crowd.h>
-#include <throng/step/warm.h>
-#include <throng/granular/deform.h>
-#include <throng/granular/barostat.h>
+#include <throng/core/modules.h>
 #include <string.h>
-
-typedef PetscErrorCode (*ModuleCreate)(const Params *, SimModule *, PetscBool *);
-
-static const struct {
-  const char  *name;
-  ModuleCreate create;
-} modules[] = {
-  {"crowd", CrowdModuleCreate},       /* pedestrians: desired velocity, exits, records (crowd.c) */
-  {"warm", WarmModuleCreate},         /* -solver pbdw: carried displacement, contact multipliers */
-  {"deform", DeformModuleCreate},     /* -deform_rate: the box compressed or expanded (deform.c) */
-  {"barostat", BarostatModuleCreate}, /* -barostat: its rate from the pressure (barostat.c), after deform */
-};
-
-PetscErrorCode SimModulesSetUp(Sim *s)
-{
-  PetscFunctionBeginUser;
-  for (size_t k = 0; k < sizeof(modules) / sizeof(modules[0]); k++) {
-    SimModule m;
-    PetscBool on;
-    PetscCall(PetscMemzero(&m, sizeof(m)));
-    PetscCall(modules[k].create(&s->prm, &m, &on));
-    if (!on) continue;
-    PetscCheck(s->nmod < SIM_MAX_MODULES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d modules", SIM_MAX_MODULES);
-    PetscCheck(m.name && !strcmp(m.name, modules[k].name), PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "module '%s' registered under another name", modules[k].name);
-    s->mod[s->nmod++] = m;
-    if (m.setUp) PetscCall(m.setUp(s, m.ctx)); /* registered first: it may look itself up */
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscReal SimModulesTimeLeft(const Sim *s, PetscBool *early)
 {

@@ -39,7 +39,6 @@
  * attraction to a point (-attract_gamma: not periodic), with a crowd geometry, or with
  * pgs (its assembled operator has no images yet) and edmd (which has -edmd_periodic).   */
 #include <throng/core/periodic.h>
-#include <throng/core/init.h>
 
 static const char *const PbcNames[] = {"none", "x", "y", "xy", "PeriodicAxes", "PBC_", NULL};
 
@@ -100,7 +99,7 @@ PetscErrorCode PeriodicCheck(MPI_Comm comm, const Params *p)
                  name, k + 1, (double)p->half[3 * k], (double)p->half[3 * k + 1], (double)p->half[3 * k + 2], ax[a]);
   {
     PetscReal cm[2];
-    PeriodicCellMin(p, InitRadiusMax(p), cm);
+    PeriodicCellMin(p, ParamsRadiusMax(p), cm);
     for (int a = 0; a < 2; a++) {
       const PetscReal cell = cm[a];
       if (!p->pbc[a]) continue;

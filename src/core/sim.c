@@ -10,10 +10,10 @@
  * over the candidate pairs of the current binning, which are all the pairs that can
  * overlap while the displacement check of pbd.c holds.                                  */
 #include <throng/core/sim.h>
-#include <throng/step/pbd.h>
 #include <throng/core/init.h>
 #include <throng/core/idorder.h>
 #include <throng/core/periodic.h>
+#include <string.h>
 
 ThrongEvents THRONG_EV;
 
@@ -76,12 +76,52 @@ PetscErrorCode SimCreate(MPI_Comm comm, const Params *prm, Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- the modules: a registry filled by app/register.c -------------------------------- */
+
+static struct {
+  char            name[32];
+  SimModuleCreate create;
+} modules[16];
+static int nmodules = 0;
+
+PetscErrorCode SimModuleRegister(const char *name, SimModuleCreate create)
+{
+  PetscFunctionBeginUser;
+  for (int k = 0; k < nmodules; k++)
+    if (!strcmp(modules[k].name, name)) PetscFunctionReturn(PETSC_SUCCESS); /* once */
+  PetscCheck(nmodules < (int)(sizeof(modules) / sizeof(modules[0])), PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "more than %d registered modules", (int)(sizeof(modules) / sizeof(modules[0])));
+  PetscCall(PetscStrncpy(modules[nmodules].name, name, sizeof(modules[0].name)));
+  modules[nmodules++].create = create;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The modules the options ask for, in the order of registration, each set up at once
+   (registered first: it may look itself up). */
+static PetscErrorCode ModulesSetUp(Sim *s)
+{
+  PetscFunctionBeginUser;
+  for (int k = 0; k < nmodules; k++) {
+    SimModule m;
+    PetscBool on;
+    PetscCall(PetscMemzero(&m, sizeof(m)));
+    PetscCall(modules[k].create(&s->prm, &m, &on));
+    if (!on) continue;
+    PetscCheck(s->nmod < SIM_MAX_MODULES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d modules", SIM_MAX_MODULES);
+    PetscCheck(m.name && !strcmp(m.name, modules[k].name), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "module '%s' registered under another name", modules[k].name);
+    s->mod[s->nmod++] = m;
+    if (m.setUp) PetscCall(m.setUp(s, m.ctx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(s, sizeof(*s)));
   s->prm               = *prm;
-  s->rmax              = InitRadiusMax(prm);
+  s->rmax              = ParamsRadiusMax(prm);
   s->bal.sinceTry      = prm->balanceInterval; /* the first check may repartition */
   s->ovlStep           = -1;
   s->skinStep          = -1; /* no sweep has ended skin/2 from its binning (pbd.c) */
@@ -99,7 +139,7 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(MigratorCreate(&s->dom, &s->mig));
   PetscCall(DriverSetUp(prm, &s->drv));
   if (prm->geometry[0]) PetscCall(GeometryRead(comm, prm->geometry, prm->walk, &s->geom));
-  PetscCall(SimModulesSetUp(s)); /* before the walls: a module may add some (door jambs) */
+  PetscCall(ModulesSetUp(s)); /* before the walls: a module may add some (door jambs) */
   PetscCall(WallsSetUp(prm, s->geom.nwall, s->geom.wall, s->geom.wallNormal, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
@@ -109,8 +149,10 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
 PetscErrorCode SimDestroy(Sim *s)
 {
   PetscFunctionBeginUser;
-  PetscCall(SolverDestroy(s));
-  PetscCall(StressDestroy(s));
+  PetscCall(PetscFree(s->sol.save)); /* the steppers' scratch (SimScratch) */
+  s->sol.cap = 0;
+  PetscCall(PetscFree(s->stress.band)); /* the recorded stress (granular/contacts.c) */
+  PetscCall(PetscFree(s->stress.c));
   for (PetscInt k = s->nmod - 1; k >= 0; k--)
     if (s->mod[k].destroy) PetscCall(s->mod[k].destroy(s, s->mod[k].ctx));
   s->nmod = 0;
@@ -350,29 +392,50 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SimResolveInitialOverlaps(Sim *s)
+/* ---- the stepper of -solver: the loop's calls (core/solver.c holds the registry) ---- */
+
+PetscErrorCode SimStep(Sim *s)
 {
-  const Params *prm  = &s->prm;
-  MPI_Comm      comm = s->dom.comm;
-  PetscReal     ovl, tol = prm->overlapTol * 2 * s->rmax;
-  PetscInt      sweeps;
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < s->prm.nsched; k++) /* the field of a piecewise-constant schedule */
+    if (s->time >= s->prm.sched[3 * k]) s->drv.g[0] = s->prm.sched[3 * k + 1], s->drv.g[1] = s->prm.sched[3 * k + 2];
+  s->drv.step = s->step; /* the noise's draw of this step */
+  PetscCheck(s->ops.step, s->dom.comm, PETSC_ERR_PLIB, "-solver %s has no step of the time loop", s->prm.solver);
+  SIM_MODULES_CALL(s, beforeStep); /* a deforming box (deform.c) */
+  PetscCall(s->ops.step(s));
+  s->step++; /* the clock of every stepper, here only */
+  s->time = s->prm.dt * (PetscReal)s->step;
+  if (s->prm.monitor && s->ops.monitor) PetscCall(s->ops.monitor(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimSolverReport(Sim *s)
+{
+  const SolverStats *st    = &s->sol;
+  PetscInt64         w[2]  = {st->work, s->pairChecks};
+  const PetscReal    steps = (PetscReal)PetscMax(1, s->step);
 
   PetscFunctionBeginUser;
-  PetscCall(SimMaxOverlap(s, &ovl));
-  if (ovl <= tol) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(prm->overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT,
-             "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to "
-             "project them away, or a lattice initial condition",
-             (double)ovl, (double)tol);
-  const PetscReal before = ovl;
-  PetscCall(PBDRelax(s, tol, prm->overlapMaxSweeps, &sweeps, &ovl));
-  PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED,
-             "the initial overlaps could not be projected away in %" PetscInt_FMT
-             " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region",
-             sweeps, (double)ovl);
-  if (!prm->quiet)
-    PetscCall(PetscPrintf(
-      comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n",
-      (double)before, (double)ovl, sweeps));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, w, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
+  PetscCall(
+    PetscPrintf(s->dom.comm,
+                "summary: solver %s%s  work %.6e constraint evaluations (%.4e per step)  iterations %" PetscInt64_FMT
+                " (max %" PetscInt_FMT " per step)",
+                s->prm.solver, s->ops.variant ? s->ops.variant(&s->prm) : "", (double)(w[0] + w[1]),
+                (double)((PetscReal)(w[0] + w[1]) / steps), st->iterations, st->maxIts));
+  if (s->ops.report) PetscCall(s->ops.report(s));
+  PetscCall(PetscPrintf(s->dom.comm, "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimScratch(Sim *s)
+{
+  SolverStats *st = &s->sol;
+  PetscFunctionBeginUser;
+  if (st->cap < s->P.n) { /* contents need not be kept */
+    PetscCall(PetscFree(st->save));
+    st->cap = PetscMax(s->P.n, 2 * st->cap);
+    PetscCall(PetscMalloc1(2 * st->cap, &st->save));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -24,7 +24,7 @@ PetscErrorCode WallsSetUp(const Params *prm, PetscInt nseg, const PetscReal *seg
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(wl, sizeof(*wl)));
   wl->nseg  = nseg;
-  wl->depth = InitRadiusMax(prm) + prm->skin; /* further than any step can carry a disk */
+  wl->depth = ParamsRadiusMax(prm) + prm->skin; /* further than any step can carry a disk */
   PetscCall(PetscMalloc2(4 * nseg + 1, &wl->seg, 2 * nseg + 1, &wl->nrm));
   if (nseg) PetscCall(PetscArraycpy(wl->seg, seg, 4 * nseg));
   if (nseg) PetscCall(PetscArraycpy(wl->nrm, nrm, 2 * nseg));

@@ -24,7 +24,9 @@
  * left are no longer anywhere else): the floor is looked up once per agent (a
  * point-in-polygon test), the tables are replicated (8 bytes per agent) and go into
  * checkpoints, so a restarted run writes the whole table.                              */
-#include <throng/crowd/crowd.h>
+#include <throng/crowd/agents.h>
+#include <throng/crowd/route.h>
+#include <throng/core/init.h>
 #include <string.h>
 
 PetscErrorCode AgentsCreated(Sim *s, Crowd *c)
@@ -130,3 +132,44 @@ PetscErrorCode AgentsTableWrite(const Sim *s, const Crowd *c, const ExitRec *pas
   PetscCall(PetscFree2(at, arrival));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *recs, const PetscInt *pops)
+{
+  const Params *prm = &s->prm;
+  PetscInt     *route;
+  PetscFunctionBeginUser;
+  if (c->nspeed + m >= c->capId) { /* the per-id tables grow by half */
+    const PetscInt64 cap = c->nspeed + m + c->nspeed / 2 + 16;
+    PetscCall(PetscRealloc(sizeof(float) * (size_t)cap, &c->speed));
+    {
+      float *r;
+      int   *o;
+      PetscCall(PetscMalloc2(cap, &r, cap, &o));
+      PetscCall(PetscArraycpy(r, c->radius, c->nspeed));
+      PetscCall(PetscArraycpy(o, c->origin, c->nspeed));
+      PetscCall(PetscFree2(c->radius, c->origin));
+      c->radius = r, c->origin = o;
+    }
+    if (c->premove) PetscCall(PetscRealloc(sizeof(double) * (size_t)cap, &c->premove));
+    if (c->csm.pop) PetscCall(PetscRealloc((size_t)cap, &c->csm.pop));
+    c->capId = cap;
+  }
+  PetscCall(PetscMalloc1(m + 1, &route));
+  for (PetscInt a = 0; a < m; a++) {
+    const PetscInt64 id = c->nspeed + a;
+    const PetscInt   k  = pops[a];
+    PetscCheck(recs[a].id == id, PETSC_COMM_SELF, PETSC_ERR_PLIB, "arrival id out of order");
+    c->speed[id] = (float)InitFreeSpeedOf(prm, k, id);
+    if (c->premove) c->premove[id] = (double)(s->time + InitPremoveOf(prm, k, id)); /* from its entry */
+    if (c->csm.pop) c->csm.pop[id] = (char)PetscMax(k, 0);
+    route[a] = k >= 0 ? c->popRoute[k] : -1;
+    AgentsArrived(c, &recs[a], GeometryFloorAt(c->geom, recs[a].x, recs[a].y));
+  }
+  PetscCall(RouterArrived(&c->route, c->geom, m, recs, route));
+  PetscCall(PetscFree(route));
+  c->nspeed += m;
+  c->total += m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Initial-condition filter: (x, y) inside the walkable area, margin from every wall. */

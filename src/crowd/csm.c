@@ -57,7 +57,10 @@
  * conversion instruction, which SSE2 and AVX2 lack for 64-bit integers.  Both changed the
  * crowd's golden digests once (issue 31); the validation table moved within its spread
  * (docs/performance.md).                                                               */
-#include <throng/crowd/crowd.h>
+#include <throng/crowd/csm.h>
+#include <throng/crowd/direction.h>
+#include <throng/crowd/floors.h>
+#include <throng/crowd/zone.h>
 #include <throng/core/init.h>
 #include <math.h>
 #include <string.h>
@@ -557,7 +560,7 @@ static PetscErrorCode CsmVelocity(const DriverTerm *t, PetscInt mm, const PetscR
 static PetscReal CsmRange(const Params *prm)
 {
   const PetscReal vmax = ParamsSpeedMax(prm), Tmax = ParamsTimeGapMax(prm);
-  return 2 * InitRadiusMax(prm) + PetscMax(vmax * Tmax, prm->csmRep[1] * PetscLogReal(prm->csmRep[0] / CSM_EPS));
+  return 2 * ParamsRadiusMax(prm) + PetscMax(vmax * Tmax, prm->csmRep[1] * PetscLogReal(prm->csmRep[0] / CSM_EPS));
 }
 
 PetscErrorCode CsmSetUp(Sim *s)

@@ -67,8 +67,8 @@
  * its place in the building's plan (xs, ys: its position less its floor's `shift DX,DY`,
  * where the floor is drawn from where it lies), and the XDMF places the agents at
  * (xs, ys, z), so that ParaView shows the floors stacked, one above the other.       */
-#include <throng/crowd/crowd.h>
-#include <throng/app/optdecl.h>
+#include <throng/crowd/floors.h>
+#include <throng/util/opt.h>
 #include <throng/core/digest.h>
 #include <math.h>
 #include <string.h>

@@ -63,7 +63,7 @@
  * when there are changes.  The fields cost 25 bytes per
  * node and target on every rank (eikonal.c).  jobs/bench_routes.sh measures it.        */
 #include <throng/core/sim.h>
-#include <throng/crowd/crowd.h>
+#include <throng/crowd/route.h>
 #include <throng/core/init.h>
 #include <throng/io/io.h>
 #include <math.h>

@@ -37,8 +37,9 @@
  * /crowd/arrivals of PREFIX.h5; the evacuation curve becomes an occupancy curve (agents
  * inside: the initial ones plus arrivals minus departures), and the run ends when every
  * agent has left and no source has arrivals to come.                                  */
-#include <throng/app/optdecl.h>
-#include <throng/crowd/crowd.h>
+#include <throng/util/opt.h>
+#include <throng/crowd/source.h>
+#include <throng/crowd/agents.h>
 #include <throng/util/files.h>
 #include <throng/core/init.h>
 #include <throng/core/migrate.h>

@@ -31,8 +31,9 @@
  * line estimates the simulated time left from the outflow of the last progress lines
  * (agents inside over the agents that left per second) and prints it beside the bound
  * that -steps gives (report.c).                                                        */
-#include <throng/crowd/crowd.h>
 #include <throng/crowd/stall.h>
+#include <throng/crowd/floors.h>
+#include <throng/crowd/source.h>
 #include <string.h>
 
 PetscErrorCode StallSetFromOptions(Opt *o)

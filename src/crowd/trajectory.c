@@ -33,6 +33,7 @@
  * FILE.NAME.h5 for FILE.h5: the rows of the agents on that floor (an agent in the lane
  * behind a link line counts on the line's floor), with that floor's polygon as
  * wkt_geometry, so that PedPy analyses each floor as the 2-D scene it is.              */
+#include <throng/crowd/trajectory.h>
 #include <throng/crowd/crowd.h>
 #include <throng/core/idorder.h>
 #include <string.h>

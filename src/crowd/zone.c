@@ -34,7 +34,7 @@
  * -grad phi along the axis then picks up or down for each of its nodes, and a second
  * march uses those.  Route choice by expected travel time (route.c) uses these fields.*/
 #include <throng/crowd/zone.h>
-#include <throng/app/optdecl.h>
+#include <throng/util/opt.h>
 #include <throng/util/random.h>
 
 PetscErrorCode ZoneSetFromOptions(Opt *o)

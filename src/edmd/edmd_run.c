@@ -28,6 +28,7 @@
 #include <throng/core/init.h>
 #include <throng/io/io.h>
 #include <throng/edmd/edmd.h>
+#include <throng/edmd/edmd_run.h>
 #include <throng/util/errors.h>
 
 static int CompareId(const void *a, const void *b)

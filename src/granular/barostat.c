@@ -52,7 +52,8 @@
  * penalty its springs (docs/granular.md).                                              */
 #include <throng/core/sim.h>
 #include <throng/granular/barostat.h>
-#include <throng/granular/contacts.h>
+#include <throng/core/stress.h>
+#include <throng/core/modules.h>
 #include <throng/granular/deform.h>
 #include <throng/io/io.h>
 
@@ -117,12 +118,6 @@ PetscErrorCode BarostatCheck(MPI_Comm comm, const Params *p)
 }
 
 /* The deformed axes' weights in the measured sum (1 along a periodic axis). */
-void BarostatAxes(const Params *p, PetscReal w[2])
-{
-  w[0] = p->baroP > 0 && p->pbc[0] ? 1 : 0;
-  w[1] = p->baroP > 0 && p->pbc[1] ? 1 : 0;
-}
-
 PetscReal BarostatRate(const Sim *s)
 {
   const Barostat *b = (const Barostat *)SimModuleContext(s, "barostat");
@@ -267,6 +262,14 @@ static PetscErrorCode BarostatDestroy(Sim *s, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The deforming box (set up before this module) takes its rate from the pressure. */
+static PetscErrorCode BarostatSetUp(Sim *s, void *ctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DeformSetRate(s, BarostatRate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BarostatModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
 {
   Barostat *b;
@@ -276,6 +279,7 @@ PetscErrorCode BarostatModuleCreate(const Params *prm, SimModule *m, PetscBool *
   PetscCall(PetscCalloc1(1, &b));
   m->name            = "barostat";
   m->ctx             = b;
+  m->setUp           = BarostatSetUp;
   m->restored        = BarostatRestored;
   m->stepEnd         = BarostatStepEnd;
   m->checkpointWrite = BarostatCheckpointWrite;

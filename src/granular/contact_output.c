@@ -38,6 +38,7 @@
 #include <throng/core/sim.h>
 #include <throng/io/io.h>
 #include <throng/granular/contact_output.h>
+#include <throng/core/stress.h>
 #include <string.h>
 
 PetscErrorCode ContactOutputSetFromOptions(Opt *o)

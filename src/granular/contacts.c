@@ -52,7 +52,7 @@
 #include <throng/granular/contacts.h>
 #include <throng/step/warm.h>
 #include <throng/granular/contact_output.h>
-#include <throng/granular/barostat.h>
+#include <throng/core/stress.h>
 #include <stdlib.h>
 
 PetscErrorCode StressSetFromOptions(Opt *o)
@@ -66,13 +66,6 @@ PetscErrorCode StressSetFromOptions(Opt *o)
   PetscCall(OptInt(o, OPT_RUN, "-stress_bands", "-stress: also the stress in K horizontal bands, printed at the end",
                    &p->stressBands, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscBool StressRecords(const char *solver)
-{
-  return !strcmp(solver, "pbd") || !strcmp(solver, "pngs") || !strcmp(solver, "pbdw") || !strcmp(solver, "penalty")
-           ? PETSC_TRUE
-           : PETSC_FALSE;
 }
 
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p)
@@ -100,7 +93,7 @@ PetscErrorCode StressBeforeStep(Sim *s)
   st->baro  = p->baroP > 0 ? PETSC_TRUE : PETSC_FALSE; /* every step (barostat.c) */
   st->on    = st->print || st->rec || st->baro ? PETSC_TRUE : PETSC_FALSE;
   if (!st->on) PetscFunctionReturn(PETSC_SUCCESS);
-  BarostatAxes(p, st->baroW);
+  ParamsBarostatAxes(p, st->baroW);
   st->baroScale = 4294967296.0 / (s->rmax * s->rmax);
   st->baroSum   = 0;
   if (!st->band && p->stressBands) PetscCall(PetscMalloc1(4 * p->stressBands, &st->band));
@@ -109,105 +102,6 @@ PetscErrorCode StressBeforeStep(Sim *s)
   st->nproj   = 0;
   st->nc      = 0;
   st->recFail = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-void StressAdd(Sim *s, PetscReal dx, PetscReal dy, PetscReal lx, PetscReal ly, PetscReal ym)
-{
-  Stress        *st = &s->stress;
-  const PetscInt nb = s->prm.stressBands;
-  st->S[0] += dx * lx, st->S[1] += dx * ly, st->S[2] += dy * lx, st->S[3] += dy * ly;
-  st->nproj++;
-  if (st->baro) st->baroSum += (uint64_t)llround((st->baroW[0] * dx * lx + st->baroW[1] * dy * ly) * st->baroScale);
-  if (nb) { /* each band takes the share of the branch vector that lies in it */
-    const PetscReal lo = s->dom.lo[1], hb = (s->dom.hi[1] - lo) / (PetscReal)nb;
-    const PetscReal ya = ym - 0.5 * PetscAbsReal(ly), yb = ym + 0.5 * PetscAbsReal(ly);
-    PetscInt        b0 = (PetscInt)PetscFloorReal((ya - lo) / hb), b1 = (PetscInt)PetscFloorReal((yb - lo) / hb);
-    b0 = PetscMin(PetscMax(b0, 0), nb - 1);
-    b1 = PetscMin(PetscMax(b1, 0), nb - 1);
-    for (PetscInt b = b0; b <= b1; b++) {
-      const PetscReal a0 = lo + (PetscReal)b * hb, a1 = a0 + hb;
-      const PetscReal w =
-        yb > ya
-          ? (PetscMin(yb, b == nb - 1 ? PETSC_MAX_REAL : a1) - PetscMax(ya, b == 0 ? -PETSC_MAX_REAL : a0)) / (yb - ya)
-          : 1;
-      if (w <= 0) continue;
-      st->band[4 * b] += w * dx * lx, st->band[4 * b + 1] += w * dx * ly, st->band[4 * b + 2] += w * dy * lx,
-        st->band[4 * b + 3] += w * dy * ly;
-    }
-  }
-}
-
-void StressAddContact(Sim *s, PetscInt i, PetscInt64 ida, PetscInt64 idb, PetscReal dx, PetscReal dy, PetscReal lx,
-                      PetscReal ly, PetscReal ym)
-{
-  Stress *st = &s->stress;
-  StressAdd(s, dx, dy, lx, ly, ym);
-  if (!st->rec) return;
-  if (st->nc == st->capc) { /* not in a PetscCall context: a failure is raised after the sweep */
-    const PetscInt cap = 2 * st->capc + 1024;
-    if (st->recFail || PetscRealloc(sizeof(ContactRec) * (size_t)cap, &st->c)) {
-      st->recFail = PETSC_TRUE;
-      return;
-    }
-    st->capc = cap;
-  }
-  st->c[st->nc++] = (ContactRec){ida, idb, dx, dy, lx, ly, i};
-}
-
-void StressAddWall(Sim *s, PetscInt i, PetscInt64 wall, PetscReal x0, PetscReal y0, PetscReal x, PetscReal y,
-                   PetscReal r)
-{
-  const PetscReal dx = x - x0, dy = y - y0, n = PetscSqrtReal(dx * dx + dy * dy);
-  if (n > 0) StressAddContact(s, i, -1 - wall, s->P.id[i], dx, dy, r * dx / n, r * dy / n, y - 0.5 * r * dy / n);
-}
-
-/* pbd.c's SweepCell, recording: the same operations on the same values, in the same order. */
-static void RecordCell(Sim *s, void *ctx, PetscInt k)
-{
-  const Cells      *c  = &s->cells;
-  const Walls      *wl = &s->walls;
-  Particles        *p  = &s->P;
-  PetscReal        *x = p->x, *y = p->y;
-  const PetscReal  *r  = p->r;
-  const PetscInt64 *id = p->id;
-  const PetscInt    b = c->beg[k], e = c->end[k];
-  PetscInt          fwd[4];
-  (void)ctx;
-  if (b == e) return;
-  DomainForwardOffsets(s->dom.ln[0], fwd);
-  if (s->wallMask[k])
-    for (PetscInt i = b; i < e; i++) {
-      for (PetscInt w = 0; w < wl->n; w++) {
-        const PetscReal x0 = x[i], y0 = y[i];
-        ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
-        StressAddWall(s, i, w, x0, y0, x[i], y[i], r[i]);
-      }
-      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
-        const PetscReal x0 = x[i], y0 = y[i];
-        ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
-        StressAddWall(s, i, wl->n + wl->segIdx[j], x0, y0, x[i], y[i], r[i]);
-      }
-    }
-  for (PetscInt i = b; i < e; i++) {
-    PetscReal        xi = x[i], yi = y[i];
-    const PetscReal  ri  = r[i];
-    const PetscInt64 idi = id[i];
-    CELLS_FOR_PARTNERS(c, k, fwd, i, j)
-    {
-      const PetscReal xj0 = x[j], yj0 = y[j];
-      if (ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]))
-        StressAddContact(s, i, idi, id[j], x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
-    }
-    x[i] = xi;
-    y[i] = yi;
-  }
-}
-
-PetscErrorCode StressSweep(Sim *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PBDSweepCells(s, RecordCell, NULL, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -370,10 +264,3 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode StressDestroy(Sim *s)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscFree(s->stress.band));
-  PetscCall(PetscFree(s->stress.c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

@@ -52,13 +52,15 @@
  * needs -periodic xy.                                                                   */
 #include <throng/core/sim.h>
 #include <throng/granular/deform.h>
+#include <throng/core/modules.h>
 #include <throng/core/periodic.h>
 #include <throng/io/io.h>
-#include <throng/granular/barostat.h>
 
 typedef struct {
   PetscInt64 area; /* sum of r^2 / r_max^2 in units of 2^-32, all ranks */
   PetscBool  done; /* the target packing fraction was reached                 */
+  PetscReal (*rate)(const Sim *); /* the box's rate of the next step, when a controller
+                                     sets it (the barostat: DeformSetRate); else -deform_rate */
 } Deform;
 
 #define DEFORM_UNIT 4294967296.0 /* 2^32 */
@@ -171,11 +173,6 @@ static PetscErrorCode Shear(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscBool DeformBoxMoves(const Params *p)
-{
-  return p->deformRate != 0 || p->shearRate != 0 || p->baroP > 0 ? PETSC_TRUE : PETSC_FALSE;
-}
-
 PetscReal DeformPackingFraction(const Sim *s)
 {
   const Deform *df = (const Deform *)SimModuleContext(s, "deform");
@@ -188,7 +185,7 @@ static PetscErrorCode DeformBeforeStep(Sim *s, void *ctx)
   Domain         *d    = &s->dom;
   Particles      *P    = &s->P;
   const Params   *p    = &s->prm;
-  const PetscReal rate = p->baroP > 0 ? BarostatRate(s) : p->deformRate; /* barostat.c */
+  const PetscReal rate = df->rate ? df->rate(s) : p->deformRate; /* the barostat's (barostat.c) */
   PetscReal       f    = 1 + rate * p->dt, box[4];
   const int       na   = (d->per[0] ? 1 : 0) + (d->per[1] ? 1 : 0);
   PetscReal       cm[2];
@@ -298,11 +295,20 @@ static PetscErrorCode DeformDestroy(Sim *s, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode DeformSetRate(Sim *s, PetscReal (*rate)(const Sim *))
+{
+  Deform *df = (Deform *)SimModuleContext(s, "deform");
+  PetscFunctionBeginUser;
+  PetscCheck(df, s->dom.comm, PETSC_ERR_PLIB, "a box rate is set, but the box does not deform");
+  df->rate = rate;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DeformModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
 {
   Deform *df;
   PetscFunctionBeginUser;
-  *on = DeformBoxMoves(prm);
+  *on = ParamsBoxMoves(prm);
   if (!*on) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscCalloc1(1, &df));
   m->name            = "deform";

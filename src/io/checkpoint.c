@@ -40,6 +40,7 @@
  * series file that the checkpoint's run did not write (another -trajectory, say) is
  * started anew, from the checkpoint's step, with one line that says so.                */
 #include <throng/io/io.h>
+#include <throng/core/modules.h>
 #include <throng/core/idorder.h>
 #include <throng/util/files.h>
 #include <string.h>

@@ -37,7 +37,6 @@
  * 5.11's XDMF 3 reader crashes on Polyvertex grids; its XDMF 2 reader works) (via a
  * temporary file and rename), so ParaView can open a running job at any time.         */
 #include <throng/io/io.h>
-#include <throng/granular/deform.h>
 #include <throng/core/idorder.h>
 #include <string.h>
 #include <stdlib.h>
@@ -607,7 +606,7 @@ PetscErrorCode H5MDWriteFrame(H5MDWriter *w, const Sim *s)
   PetscCall(Extend(comm, w->idv, f + 1, (hsize_t)w->nmax));
   PetscCall(Extend(comm, w->vel, f + 1, (hsize_t)w->nmax));
   for (PetscInt e = 0; e < w->nx; e++) PetscCall(Extend(comm, w->xds[e], f + 1, (hsize_t)w->nmax));
-  if (DeformBoxMoves(&s->prm)) { /* a deforming box (deform.c): the edges of the latest frame */
+  if (ParamsBoxMoves(&s->prm)) { /* a deforming box (deform.c): the edges of the latest frame */
     double edges[4];
     hid_t  d;
     BoxEdges(s, edges);

@@ -7,6 +7,7 @@
  * checked for it.  (A quiet run without -progress measures only at the end: ten passes
  * over the pairs would cost a benchmark of 200 steps 5 %.)                             */
 #include <throng/io/report.h>
+#include <throng/core/modules.h>
 #include <string.h>
 #include <stdlib.h>
 

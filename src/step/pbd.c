@@ -46,6 +46,7 @@
 #include <throng/core/sim.h>
 #include <throng/step/pbd.h>
 #include <throng/util/project.h>
+#include <throng/core/stress.h>
 
 static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x,
                              PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id,
@@ -139,10 +140,60 @@ static void ProjectionTile(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBoo
   SweepTile(&s->dom, &s->cells, &s->P, &s->walls, s->wallMask, tx, ty);
 }
 
+/* SweepCell, recording (-stress, -contact_output, -barostat; core/stress.c): the same
+   operations on the same values, in the same order. */
+static void RecordCell(Sim *s, void *ctx, PetscInt k)
+{
+  const Cells      *c  = &s->cells;
+  const Walls      *wl = &s->walls;
+  Particles        *p  = &s->P;
+  PetscReal        *x = p->x, *y = p->y;
+  const PetscReal  *r  = p->r;
+  const PetscInt64 *id = p->id;
+  const PetscInt    b = c->beg[k], e = c->end[k];
+  PetscInt          fwd[4];
+  (void)ctx;
+  if (b == e) return;
+  DomainForwardOffsets(s->dom.ln[0], fwd);
+  if (s->wallMask[k])
+    for (PetscInt i = b; i < e; i++) {
+      for (PetscInt w = 0; w < wl->n; w++) {
+        const PetscReal x0 = x[i], y0 = y[i];
+        ProjectHalfPlane(&x[i], &y[i], r[i], &wl->w[3 * w]);
+        StressAddWall(s, i, w, x0, y0, x[i], y[i], r[i]);
+      }
+      for (PetscInt j = wl->segBeg[k]; j < wl->segBeg[k + 1]; j++) {
+        const PetscReal x0 = x[i], y0 = y[i];
+        ProjectSegment(&x[i], &y[i], r[i], &wl->seg[4 * wl->segIdx[j]], &wl->nrm[2 * wl->segIdx[j]], wl->depth);
+        StressAddWall(s, i, wl->n + wl->segIdx[j], x0, y0, x[i], y[i], r[i]);
+      }
+    }
+  for (PetscInt i = b; i < e; i++) {
+    PetscReal        xi = x[i], yi = y[i];
+    const PetscReal  ri  = r[i];
+    const PetscInt64 idi = id[i];
+    CELLS_FOR_PARTNERS(c, k, fwd, i, j)
+    {
+      const PetscReal xj0 = x[j], yj0 = y[j];
+      if (ProjectPair(&xi, &yi, &x[j], &y[j], ri + r[j], idi, &id[j]))
+        StressAddContact(s, i, idi, id[j], x[j] - xj0, y[j] - yj0, x[j] - xi, y[j] - yi, 0.5 * (y[j] + yi));
+    }
+    x[i] = xi;
+    y[i] = yi;
+  }
+}
+
+static PetscErrorCode RecordSweep(Sim *s)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PBDSweepCells(s, RecordCell, NULL, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PBDSweep(Sim *s)
 {
   PetscFunctionBeginUser;
-  if (s->stress.on) PetscCall(StressSweep(s)); /* the same sweep, recording (contacts.c) */
+  if (s->stress.on) PetscCall(RecordSweep(s)); /* the same sweep, recording (core/stress.c) */
   else PetscCall(SweepColours(s, ProjectionTile, NULL, PETSC_FALSE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,7 +386,7 @@ static PetscErrorCode PNGSStep(Sim *s)
   PetscFunctionBeginUser;
   PetscCall(PBDPredict(s));
   do {
-    PetscCall(SolverScratch(s));
+    PetscCall(SimScratch(s));
     for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
     PetscCall(PBDSweep(s));
     it++;
@@ -454,5 +505,32 @@ PetscErrorCode SolverCreate_PNGS(SolverOps *ops)
   ops->view    = PNGSView;
   ops->monitor = PNGSMonitor;
   ops->report  = PNGSReport;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PBDResolveInitialOverlaps(Sim *s)
+{
+  const Params *prm  = &s->prm;
+  MPI_Comm      comm = s->dom.comm;
+  PetscReal     ovl, tol = prm->overlapTol * 2 * s->rmax;
+  PetscInt      sweeps;
+
+  PetscFunctionBeginUser;
+  PetscCall(SimMaxOverlap(s, &ovl));
+  if (ovl <= tol) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(prm->overlap == OVERLAP_PROJECT, comm, PETSC_ERR_USER_INPUT,
+             "the initial state has overlapping disks (largest overlap %g, tolerance %g); use -init_overlap project to "
+             "project them away, or a lattice initial condition",
+             (double)ovl, (double)tol);
+  const PetscReal before = ovl;
+  PetscCall(PBDRelax(s, tol, prm->overlapMaxSweeps, &sweeps, &ovl));
+  PetscCheck(ovl <= tol, comm, PETSC_ERR_NOT_CONVERGED,
+             "the initial overlaps could not be projected away in %" PetscInt_FMT
+             " sweeps (largest overlap still %g): the region is too crowded; lower -n or enlarge -init_region",
+             sweeps, (double)ovl);
+  if (!prm->quiet)
+    PetscCall(PetscPrintf(
+      comm, "throng: initial overlaps projected away: largest overlap %.3e -> %.3e in %" PetscInt_FMT " sweeps\n",
+      (double)before, (double)ovl, sweeps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

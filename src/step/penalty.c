@@ -33,7 +33,8 @@
 #include <throng/step/pbd.h>
 #include <throng/core/geometry.h>
 #include <throng/util/project.h>
-#include <throng/granular/contacts.h>
+#include <throng/core/stress.h>
+#include <throng/step/penalty.h>
 
 static PetscErrorCode PenaltyStep(Sim *s)
 {
@@ -50,7 +51,7 @@ static PetscErrorCode PenaltyStep(Sim *s)
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogEventBegin(THRONG_EV.sweep, 0, 0, 0, 0));
-  PetscCall(SolverScratch(s));
+  PetscCall(SimScratch(s));
   for (PetscInt cy = d->c0[1]; cy < d->c1[1]; cy++)
     for (PetscInt cx = d->c0[0]; cx < d->c1[0]; cx++) {
       const PetscInt k = DomainLocalCell(d, cx, cy);

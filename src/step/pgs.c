@@ -49,6 +49,7 @@
  * rtol; the tests check agreement, not identity.                                     */
 #include <throng/core/sim.h>
 #include <throng/step/pbd.h>
+#include <throng/step/pgs.h>
 #include <petsctao.h>
 #include <throng/core/geometry.h>
 #include <throng/util/project.h>
@@ -270,7 +271,7 @@ static PetscErrorCode PGSStep(Sim *s)
   PetscCheck(2 * M <= PETSC_MAX_INT, comm, PETSC_ERR_SUP,
              "pgs: 2 x (largest id + 1) = %" PetscInt64_FMT " columns exceed this PETSc build's PetscInt", 2 * M);
   /* the prediction y = q + h f(q), and y - q, for the owned disks */
-  PetscCall(SolverScratch(s));
+  PetscCall(SimScratch(s));
   for (PetscInt i = 0; i < p->n; i++) st->save[2 * i] = p->x[i], st->save[2 * i + 1] = p->y[i];
   PetscCall(PetscLogEventEnd(THRONG_EV.pgsAssemble, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));

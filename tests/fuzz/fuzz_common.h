@@ -7,6 +7,7 @@
  * handler is the quiet returning one.                                                 */
 #pragma once
 #include <throng/core/sim.h>
+#include <throng/app/options.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /* balance — dynamic load balancing by moving the rank blocks' borders (balance.c). */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 #include <throng/core/domain.h>
 #include <throng/core/particles.h>
 

@@ -1,7 +1,7 @@
 /* drivers — the unconstrained velocity field f(q) of dq/dt ∈ f(q) − N(S, q). */
 #pragma once
 #include <throng/throng.h>
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 
 /* A further term of f (e.g. a crowd's desired velocity U_i = v_i w(q_i)): it adds its
    velocity for disks [0, m) to (fx, fy).  Terms must depend only on a disk's own state

@@ -1,11 +1,10 @@
 /* init — initial conditions, deterministic for a seed and independent of the rank count. */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 #include <throng/core/domain.h>
 #include <throng/core/particles.h>
 
 PetscReal InitRadius(const Params *prm, PetscInt64 id);
-PetscReal InitRadiusMax(const Params *prm);
 /* Two independent standard normal numbers for disk id (Box-Muller; edmd velocities). */
 void InitGaussian2(const Params *prm, PetscInt64 id, PetscReal g[2]);
 /* Population of agent id: 1 with probability -speed2_fraction, else 0. */

@@ -1,6 +1,6 @@
 /* periodic — periodic boundaries of the box along x, y or both (-periodic). */
 #pragma once
-#include <throng/app/optdecl.h>
+#include <throng/util/opt.h>
 
 /* -periodic none|x|y|xy into p->pbc[2] (PHYS: a restart must match). */
 PetscErrorCode PeriodicSetFromOptions(Opt *o);

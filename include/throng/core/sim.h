@@ -1,6 +1,6 @@
 /* sim — one simulation: parameters, decomposition, disks, cells, halo, driver, walls. */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 #include <throng/core/domain.h>
 #include <throng/core/particles.h>
 #include <throng/core/cells.h>
@@ -15,8 +15,91 @@
 #include <throng/core/geometry.h>
 #include <throng/core/balance.h>
 
-#include <throng/core/modules.h>
-#include <throng/granular/contacts.h>
+#include <throng/core/digest.h>
+#include <hdf5.h>
+
+typedef struct Sim Sim;
+
+/* A module plugged into the loop (modules.c lists them; crowd.c is one).  The core calls
+   its hooks at fixed points and never names the module; ctx is the module's own state.
+   Every hook may be NULL.                                                              */
+typedef struct {
+  const char *name;
+  void       *ctx;
+  /* set-up: may an initial disk sit at (x, y) (margin: its radius)? the first module
+     with a filter decides; then the initial disks exist, binned with their ghosts      */
+  PetscErrorCode (*setUp)(Sim *, void *); /* after the driver, before the walls   */
+  PetscBool (*siteOK)(const Sim *, void *, PetscReal x, PetscReal y, PetscReal margin);
+  PetscErrorCode (*created)(Sim *, void *);
+  PetscErrorCode (*restored)(Sim *, void *);    /* a checkpoint's disks are binned      */
+  PetscErrorCode (*beforeStep)(Sim *, void *);  /* before a step's prediction (deform.c) */
+  PetscErrorCode (*beforeRebin)(Sim *, void *); /* before migration moves any disk      */
+  PetscErrorCode (*afterRebin)(Sim *, void *);  /* after the binning and the ghosts     */
+  /* after every step (it may remove disks: then s->ndisks falls); *stop: why the run
+     must end now, or left NULL                                                        */
+  PetscErrorCode (*stepEnd)(Sim *, void *, const char **stop);
+  PetscErrorCode (*finish)(Sim *, void *, PetscBool writeFiles, hid_t file, hid_t dxpl);
+  PetscErrorCode (*checkpointWrite)(const Sim *, void *, hid_t grp, hid_t dxpl);
+  PetscErrorCode (*checkpointRead)(Sim *, void *, hid_t grp, const char *path);
+  PetscErrorCode (*digest)(const Sim *, void *, Digest *); /* records beyond the disks  */
+  /* state kept outside the fields during the steps, written back into them before a
+     checkpoint or a digest reads them and before the stepEnd hooks, which may remove,
+     add or reorder disks (warm.c's multipliers); not collective                      */
+  PetscErrorCode (*sync)(const Sim *, void *);
+  /* the simulated time the module expects the run still to need before it ends it
+     (a crowd's last agents out), < 0 unknown; for the progress line's ETA (rank 0)  */
+  PetscReal (*timeLeft)(const Sim *, void *);
+  PetscErrorCode (*destroy)(Sim *, void *);
+} SimModule;
+#define SIM_MAX_MODULES 4
+
+#define SIM_MODULES_CALL(s, hook) \
+  do { \
+    for (PetscInt k_ = 0; k_ < (s)->nmod; k_++) \
+      if ((s)->mod[k_].hook) PetscCall((s)->mod[k_].hook((s), (s)->mod[k_].ctx)); \
+  } while (0)
+/* A module's create function: from the options, whether the run has the module (*on),
+   and its hooks. */
+typedef PetscErrorCode (*SimModuleCreate)(const Params *, SimModule *, PetscBool *);
+/* Add a module to the modules every run looks at (app/register.c calls it, once per
+   module, before any Sim is set up; the order of the calls is the order of the hooks, on
+   every rank).  Not collective. */
+PetscErrorCode SimModuleRegister(const char *name, SimModuleCreate create);
+
+/* The contact stress of the recorded steps (-stress, -contact_output, -barostat): the
+   recording is granular/contacts.c's, the sums are made in the sweeps (core/stress.c). */
+/* One contact of a recorded step, from end a to end b: a pair (ida, idb the disks' ids),
+   or a wall and a disk (ida = -1 - the wall's index, a the contact point, b the disk).
+   d is the displacement the contact gave end b over the step (force d / h on b, -d / h
+   on a), l = b - a the branch vector; i is the local index of the owned disk (a for a
+   pair, b for a wall), whose position after the step draws the contact.               */
+typedef struct {
+  PetscInt64 ida, idb;
+  PetscReal  dx, dy, lx, ly;
+  PetscInt   i;
+} ContactRec;
+
+typedef struct {
+  PetscBool   on;    /* the next step's sweeps are recorded (pbd.c)                     */
+  PetscBool   print; /* ... and it is a progress step: the stress line (-stress)          */
+  PetscBool   rec;   /* ... and each contact is kept (-contact_output, contact_output.c) */
+  ContactRec *c;     /* the kept contacts, merged and sorted by (ida, idb) after the step */
+  PetscInt    nc, capc;
+  PetscInt    recStep; /* the step they belong to (-1: none)                              */
+  PetscBool   recFail; /* a failed allocation while recording, raised after the sweep     */
+  /* the last printed sample, for the snapshot file's time series (io_h5md.c):
+     sigma_xx, sigma_xy, sigma_yx, sigma_yy, p, phi, z, z_nr, nr, and its step (-1: none) */
+  PetscReal  sample[9];
+  PetscInt   sampleStep;
+  PetscReal  S[4];  /* this rank's sum of Delta_j (x) l over the recorded projections   */
+  PetscReal *band;  /* the same per horizontal band, 4 per band                           */
+  PetscInt64 nproj; /* recorded projections that moved a disk                          */
+  /* -barostat (barostat.c): this rank's sum of Delta . l along the deformed axes, each
+     projection rounded to units of 2^-32 r_max^2 (an exact sum over the ranks)        */
+  PetscBool baro;
+  PetscReal baroW[2], baroScale;
+  uint64_t  baroSum;
+} Stress;
 
 struct Sim {
   Params    prm;
@@ -88,6 +171,9 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* Conservation check (no-op unless -check_conservation). Collective. */
 PetscErrorCode SimCheckConservation(Sim *s);
 PetscErrorCode SimRegisterEvents(void);
-/* Initial overlaps beyond -init_overlap_tol: an error, or projected away by sweeps
-   (-init_overlap project), as the options say. Collective. */
-PetscErrorCode SimResolveInitialOverlaps(Sim *s);
+/* The stepper of -solver (core/solver.c holds the registry): one step, then the clock
+   (step, time), the loop's call (collective); its summary line (collective); scratch of
+   at least 2 reals per owned disk in s->sol.save (contents not kept). */
+PetscErrorCode SimStep(Sim *s);
+PetscErrorCode SimSolverReport(Sim *s);
+PetscErrorCode SimScratch(Sim *s);

@@ -1,7 +1,7 @@
 /* solver — the time steppers of dq/dt ∈ f(q) − N(S, q): the method (PBD) and the schemes
    it is compared with (seed 000 §4.1, seed 001 §3), and their registry. See solver.c. */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 
 /* What the steppers did, summed over the run (replicated on every rank). */
 typedef struct {
@@ -34,18 +34,7 @@ typedef struct {
 
 /* Add a stepper under `name` (-solver name). Not collective. */
 PetscErrorCode SolverRegister(const char *name, const char *help, PetscErrorCode (*create)(SolverOps *));
-/* Register the built-in steppers (once; later calls do nothing). */
-PetscErrorCode SolverRegisterAll(void);
 /* The stepper `name`, or one error on comm that lists the registered names. */
 PetscErrorCode SolverGetOps(MPI_Comm comm, const char *name, SolverOps *ops);
 /* "-solver" help: every registered name with its help. */
 const char *SolverHelp(void);
-
-/* One step of the stepper of -solver, then the clock (step, time): the loop's call.
-   Collective. */
-PetscErrorCode SolverStep(Sim *s);
-/* The summary line of the stepper. Collective. */
-PetscErrorCode SolverReport(Sim *s);
-PetscErrorCode SolverDestroy(Sim *s);
-/* s->sol.save holds at least 2 reals per owned disk (contents not kept). */
-PetscErrorCode SolverScratch(Sim *s);

@@ -1,6 +1,6 @@
 /* walls — constraints that involve one disk: half-planes (the box is four of them). */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 #include <throng/core/domain.h>
 
 typedef struct {

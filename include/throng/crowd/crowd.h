@@ -1,14 +1,15 @@
-/* crowd — pedestrians: desired velocity from the eikonal field, exits, evacuation records.
-   A module of the loop (sim.h, modules.c): on with -geometry and -walk. */
+/* crowd — the state of a crowd, every part's (Crowd), and the queries its parts share:
+   the crowd of a run, when an agent starts, which door an agent has gone through, the
+   area an agent may be in (see src/crowd/crowd.c).  The parts (floors, routes, sources,
+   the stall detector, the time-gap law, the per-agent table) each have their own file
+   and header; crowd_module.c plugs them into the loop as the module "crowd". */
 #pragma once
-#include <throng/io/io.h>
+#include <throng/core/sim.h>
 #include <throng/core/geometry.h>
 #include <throng/crowd/eikonal.h>
 #include <throng/crowd/reach.h>
 #include <throng/crowd/route.h>
-#include <throng/crowd/zone.h>
-#include <throng/crowd/floors.h>
-#include <throng/crowd/stall.h>
+#include <throng/io/io.h>
 
 typedef struct {
   PetscInt64 id;
@@ -48,6 +49,59 @@ typedef struct {
   PetscInt64 checks;   /* -csm_check_reach: steps checked                       */
   PetscInt64 compared; /* ... neighbour sets compared on this rank              */
 } Csm;
+
+/* An agent went through a link: from line `side` & 1 of link `side` >> 1 to the other. */
+typedef struct {
+  PetscInt64 id;
+  PetscReal  time;
+  PetscInt   side;
+} LinkRec;
+
+typedef struct {
+  PetscBool   on;           /* the scene has floors                                              */
+  PetscReal   depth;        /* how far the lane behind a link line goes (m)                      */
+  PetscInt    kfloor;       /* the per-disk fields "floor" and "z" of the snapshots (-1: none)   */
+  PetscInt    kz, kxs, kys; /* ... "xs", "ys": the position in the building's plan (less the floor's shift) */
+  LinkRec    *rec;          /* every passage through a link so far, in order (replicated)           */
+  PetscInt    nrec, cap;
+  PetscInt64 *start;  /* per floor: the agents on it at the start (replicated)             */
+  PetscInt64  waits;  /* agent-steps an agent through a link waited for room on the far side */
+  PetscReal   storey; /* -storey_height: z = level x this in the snapshots (m)             */
+  PetscInt64  known;  /* the agents below this id have their floor in the field "floor"   */
+} Floors;
+
+/* The stall detector (stall.c). */
+typedef struct {
+  PetscBool  on;
+  PetscReal  time;      /* -stall_time: the window (s of simulated time; 0: off)        */
+  PetscReal  dist;      /* -stall_distance: movement that counts as progress (m)        */
+  PetscReal  every;     /* a check every this many seconds of simulated time            */
+  PetscInt   kx, ky;    /* the per-disk fields stall_x, stall_y: each agent at tref      */
+  PetscReal  tref;      /* the window's start: the last check that saw progress         */
+  PetscInt64 sig[3];    /* agents inside, arrivals, link passages at tref               */
+  PetscInt64 checked;   /* index of the last check, floor(t / every); -1: none yet      */
+  PetscReal  eta[2][8]; /* progress lines' (time, agents inside), a ring, for the ETA */
+  PetscInt   neta;
+} Stall;
+
+/* An agent that arrived: its id, its time, its source, and the floor of the spot it took
+   (floors.c; -1 in a scene without floors) (replicated on every rank). */
+typedef struct {
+  PetscInt64 id;
+  PetscReal  time;
+  PetscInt   source, floor;
+} ArrivalRec;
+
+/* The run-time state of a source (crowd.c holds them). */
+typedef struct {
+  PetscInt   nspot; /* where arrivals may stand: spots (x, y), each clear of the walls */
+  PetscReal *spot;
+  PetscReal  rmax;  /* the largest radius an arrival of it may have                      */
+  PetscReal *times; /* -src_NAME_table: the arrival times                                */
+  PetscInt64 ntimes;
+  PetscInt64 k;    /* arrivals that have entered                                          */
+  PetscReal  next; /* the time of arrival k (inf: no more)                                */
+} Source;
 
 typedef struct {
   Geometry  *geom; /* the run's geometry (s->geom): walkable area, exits, sensors */
@@ -91,31 +145,13 @@ typedef struct {
   PetscInt64 dlast; /* index of the last sample, floor(t / density_dt); -1 before any */
 } Crowd;
 
-/* crowd.c: the module.  Its hooks (sim.h, modules.h) are crowd.c's own, static: the
-   agents' checks, the exits, the line sensors, the final report, the checkpoint records
-   and the digest.  CrowdOf: the crowd of a run (NULL: none). */
-PetscErrorCode CrowdModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
-Crowd         *CrowdOf(const Sim *s);
+/* The crowd of a run (NULL: none). */
+Crowd *CrowdOf(const Sim *s);
 /* Whether agent id still stands (its pre-movement time is not over at time t). */
 static inline PetscBool CrowdWaiting(const Crowd *c, PetscInt64 id, PetscReal t)
 {
   return (PetscBool)(c->premove && id < c->nspeed && t < c->premove[id]);
 }
-/* The desired direction of agent id at (x, y): down the travel-distance field of its
-   target (route.c) or of the nearest exit, or straight on through a door whose line the
-   agent has passed (-exit_rule pass with csm). */
-void CrowdDirection(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
-/* floors.c: does agent id at (x, y), beyond link line k, want to go through it (its
-   target's travel time is lower beyond the link than on this side)? */
-PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, PetscReal y);
-/* floors.c: the desired direction (wx, wy) of agent id at (x, y) near a link line: straight
-   on through the line if it goes through, else along it (and back in, from beyond it). */
-void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
-/* floors.c: the velocity (vx, vy) of agent id at (x, y), radius r, with its component
-   out over a link line that it does not go through removed: the time-gap law's
-   neighbours would push an agent that has just come through a link back over its line
-   (a step back up a flight's head), and the lane beyond is for passing only. */
-void FloorsHold(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal r, PetscReal *vx, PetscReal *vy);
 /* The exit segment an agent at (x, y) has gone through (-1: none), *out its distance
    beyond the door's line. */
 PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *out);
@@ -123,29 +159,5 @@ PetscInt CrowdExitBeyond(const Crowd *c, PetscReal x, PetscReal y, PetscReal *ou
    walk on through the doors, each door's lane between its jambs' extensions.  floor >= 0:
    that floor's area and its doors' lanes only (floors.c). */
 PetscErrorCode CrowdAreaWKT(const Sim *s, PetscInt floor, char **wkt, PetscInt *parts);
-
 /* When agent id starts to walk: the first step time at or after its pre-movement time. */
 PetscReal CrowdStartTime(const Sim *s, const Crowd *c, PetscInt64 id);
-/* agents.c: the per-agent table (PREFIX.agents.csv): the radii and floors of origin of
-   the agents of the start (collective), of an arrival; checkpoints; the table (rank 0,
-   pass the passages of the report, n of them). */
-PetscErrorCode AgentsCreated(Sim *s, Crowd *c);
-void           AgentsArrived(Crowd *c, const ParticleRec *rec, PetscInt floor);
-PetscErrorCode AgentsCheckpointWrite(const Sim *s, const Crowd *c, hid_t grp, hid_t dxpl);
-PetscErrorCode AgentsCheckpointRead(Sim *s, Crowd *c, hid_t grp, const char *path);
-PetscErrorCode AgentsTableWrite(const Sim *s, const Crowd *c, const ExitRec *pass, PetscInt npass, FILE *f);
-/* crowd.c: m new agents (ids nspeed .. nspeed + m - 1, recs, pops their populations,
-   -1: the defaults) arrive now: the per-id tables and the routes grow (every rank). */
-PetscErrorCode CrowdAgentsAdd(Sim *s, Crowd *c, PetscInt m, const ParticleRec *recs, const PetscInt *pops);
-/* source.c: the sources' spots and first arrival times; the arrivals due at the end of a
-   step (collective); whether any is still to come; the memory. */
-PetscErrorCode SourcesSetUp(Sim *s, Crowd *c);
-PetscErrorCode SourcesStep(Sim *s, Crowd *c);
-PetscBool      SourcesPending(const Crowd *c);
-PetscErrorCode SourcesDestroy(Crowd *c);
-
-/* csm.c: the collision-free speed model (-crowd_model csm), used by crowd.c */
-PetscErrorCode CsmSetUp(Sim *s);
-PetscErrorCode CsmRebinned(Sim *s);
-PetscErrorCode CsmDestroy(Csm *m);
-PetscErrorCode CsmCheckReach(Sim *s);

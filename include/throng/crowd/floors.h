@@ -1,32 +1,12 @@
-/* floors — buildings of several floors joined by links (stairs, see src/floors.c).
-   Part of the crowd module: crowd.c calls it. */
+/* floors — buildings of several floors joined by links (stairs, see src/crowd/floors.c).
+   A part of the crowd: crowd_module.c calls it; its state (Floors) is the crowd's. */
 #pragma once
-#include <throng/core/geometry.h>
-#include <hdf5.h>
+#include <throng/crowd/crowd.h>
+#include <throng/util/opt.h>
 
-typedef struct Sim Sim;
-
-/* An agent went through a link: from line `side` & 1 of link `side` >> 1 to the other. */
-typedef struct {
-  PetscInt64 id;
-  PetscReal  time;
-  PetscInt   side;
-} LinkRec;
-
-typedef struct {
-  PetscBool   on;           /* the scene has floors                                              */
-  PetscReal   depth;        /* how far the lane behind a link line goes (m)                      */
-  PetscInt    kfloor;       /* the per-disk fields "floor" and "z" of the snapshots (-1: none)   */
-  PetscInt    kz, kxs, kys; /* ... "xs", "ys": the position in the building's plan (less the floor's shift) */
-  LinkRec    *rec;          /* every passage through a link so far, in order (replicated)           */
-  PetscInt    nrec, cap;
-  PetscInt64 *start;  /* per floor: the agents on it at the start (replicated)             */
-  PetscInt64  waits;  /* agent-steps an agent through a link waited for room on the far side */
-  PetscReal   storey; /* -storey_height: z = level x this in the snapshots (m)             */
-  PetscInt64  known;  /* the agents below this id have their floor in the field "floor"   */
-} Floors;
-
-/* The module's parts (crowd.c calls them): the lanes behind the links and the checks,
+/* -storey_height (options.c calls it). */
+PetscErrorCode FloorsSetFromOptions(Opt *o);
+/* The module's parts (crowd_module.c calls them): the lanes behind the links and the checks,
    after the travel-time field; the start; the passages at the end of a step
    (collective); the report; checkpoints; the digest. */
 PetscErrorCode FloorsSetUp(Sim *s, Floors *f);
@@ -40,3 +20,14 @@ PetscErrorCode FloorsCheckpointWrite(const Sim *s, const Floors *f, hid_t grp, h
 PetscErrorCode FloorsCheckpointRead(Sim *s, Floors *f, hid_t grp, const char *path);
 void           FloorsDigest(const Sim *s, const Floors *f, uint64_t h[2]);
 PetscErrorCode FloorsDestroy(Floors *f);
+/* Does agent id at (x, y), beyond link line k, want to go through it (its target's
+   travel time is lower beyond the link than on this side)? */
+PetscBool FloorsWants(const Crowd *c, PetscInt64 id, PetscInt k, PetscReal x, PetscReal y);
+/* The desired direction (wx, wy) of agent id at (x, y) near a link line: straight on
+   through the line if it goes through, else along it (and back in, from beyond it). */
+void FloorsSteer(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
+/* The velocity (vx, vy) of agent id at (x, y), radius r, with its component out over a
+   link line that it does not go through removed: the time-gap law's neighbours would
+   push an agent that has just come through a link back over its line (a step back up a
+   flight's head), and the lane beyond is for passing only. */
+void FloorsHold(const Crowd *c, PetscInt64 id, PetscReal x, PetscReal y, PetscReal r, PetscReal *vx, PetscReal *vy);

@@ -1,26 +1,12 @@
-/* stall — a crowd that no longer moves ends the run with an error (see src/stall.c). */
+/* stall — a crowd that no longer moves ends the run with an error (see
+   src/crowd/stall.c).  A part of the crowd: its state (Stall) is the crowd's. */
 #pragma once
-#include <throng/app/optdecl.h>
-#include <hdf5.h>
-
-typedef struct Sim Sim;
-
-typedef struct {
-  PetscBool  on;
-  PetscReal  time;      /* -stall_time: the window (s of simulated time; 0: off)        */
-  PetscReal  dist;      /* -stall_distance: movement that counts as progress (m)        */
-  PetscReal  every;     /* a check every this many seconds of simulated time            */
-  PetscInt   kx, ky;    /* the per-disk fields stall_x, stall_y: each agent at tref      */
-  PetscReal  tref;      /* the window's start: the last check that saw progress         */
-  PetscInt64 sig[3];    /* agents inside, arrivals, link passages at tref               */
-  PetscInt64 checked;   /* index of the last check, floor(t / every); -1: none yet      */
-  PetscReal  eta[2][8]; /* progress lines' (time, agents inside), a ring, for the ETA */
-  PetscInt   neta;
-} Stall;
+#include <throng/crowd/crowd.h>
+#include <throng/util/opt.h>
 
 /* -stall_time and -stall_distance (options.c calls it; a crowd's options). */
 PetscErrorCode StallSetFromOptions(Opt *o);
-/* The fields, before any disk exists (crowd.c's set-up). */
+/* The fields, before any disk exists (crowd_module.c's set-up). */
 PetscErrorCode StallSetUp(Sim *s, Stall *st);
 /* At the end of a step, after the exits, links and sources (collective): if a check is
    due, either the window starts again (progress) or, when nothing has moved for

@@ -1,9 +1,11 @@
 /* zone — slow zones and stairs: where agents walk slower, and the travel-time field that
-   knows it (see the essay at the top of src/zone.c). */
+   knows it (see the essay at the top of src/crowd/zone.c). */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/opt.h>
 #include <throng/core/geometry.h>
 
+/* -stair_up, -stair_down (options.c calls it). */
+PetscErrorCode ZoneSetFromOptions(Opt *o);
 /* The travel-time field's speed factors of every zone of g (fUp, fDown): a slow zone's
    factor; a stair's mean speed up and down along the slope, times its cosine, over the
    agents' mean free speed on the level. */

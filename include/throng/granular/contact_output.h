@@ -1,7 +1,7 @@
 /* contact_output — the contact network at the snapshot steps, for ParaView's force
    chains (-contact_output; see src/contact_output.c). */
 #pragma once
-#include <throng/app/optdecl.h>
+#include <throng/util/opt.h>
 #include <hdf5.h>
 
 typedef struct Sim Sim;

@@ -80,26 +80,6 @@ PetscErrorCode H5MDClose(H5MDWriter *w, PetscReal wallTime);
    step has one. Collective. */
 PetscErrorCode H5MDWriteStress(H5MDWriter *w, const Sim *s);
 
-/* trajectory.c: -trajectory FILE, the Pedestrian Dynamics Data Archive layout (PedPy) */
-typedef struct {
-  MPI_Comm       comm;
-  hid_t          file, ds, dxpl;
-  hsize_t        rows;   /* rows written                                                    */
-  PetscInt       stride; /* steps per frame                                                 */
-  PetscInt       frames;
-  PetscLogDouble lastFlush, flushEvery; /* -output_flush_every, as the snapshots        */
-  PetscInt       nfloor;                /* floors (floors.c): a file for each, of its agents */
-  hid_t         *ffile, *fds;
-  hsize_t       *frows;
-  PetscInt       kfloor; /* the per-disk field "floor"                                     */
-} TrajWriter;
-/* Create the file (or, restarting, reopen it and drop the frames after the step). Collective. */
-PetscErrorCode TrajectoryOpen(MPI_Comm comm, const Sim *s, TrajWriter *t);
-/* Append the current state if the step starts a frame. Collective. */
-PetscErrorCode TrajectoryWrite(TrajWriter *t, const Sim *s);
-/* Flush the trajectory file (collective); main.c calls it before every checkpoint. */
-PetscErrorCode TrajectoryFlush(TrajWriter *t);
-PetscErrorCode TrajectoryClose(TrajWriter *t);
 /* Remember the state before the step that ends at a frame, for the frame's velocities
    (x_k - x_{k-1}) / h. Collective.                                                     */
 PetscErrorCode H5MDRememberPrevious(H5MDWriter *w, const Sim *s);

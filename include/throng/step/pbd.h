@@ -37,3 +37,9 @@ typedef void (*PBDTileFn)(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool
 PetscErrorCode PBDSweepTilesPair(Sim *s, PBDTileFn tile, void *ctx, PetscBool reverse, const PBDPair *pair);
 /* Repeat sweeps until the largest overlap is <= tol; reports the sweeps made. */
 PetscErrorCode PBDRelax(Sim *s, PetscReal tol, PetscInt maxSweeps, PetscInt *nsweeps, PetscReal *ovl);
+/* Initial overlaps beyond -init_overlap_tol: an error, or projected away by sweeps
+   (-init_overlap project), as the options say. Collective. */
+PetscErrorCode PBDResolveInitialOverlaps(Sim *s);
+/* The steppers of this file (app/register.c registers them). */
+PetscErrorCode SolverCreate_PBD(SolverOps *ops);
+PetscErrorCode SolverCreate_PNGS(SolverOps *ops);

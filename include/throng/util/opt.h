@@ -1,10 +1,10 @@
-/* optdecl — the helpers that declare an option (options.c), for the files that read their
-   own options (population.c, zone.c: each XXXSetFromOptions).  Every option is read by
+/* opt — the helpers that declare an option (src/util/opt.c), for the files that read their
+   own options (each XxxSetFromOptions).  Every option is read by
    one of them and by nothing else: each checks its value and records the option with its
    kind (PHYS: part of the equations, a restart must match it; RUN: steers the run only),
-   see the comment above Declare() in options.c. */
+   see the comment above Declare() in opt.c. */
 #pragma once
-#include <throng/app/options.h>
+#include <throng/util/params.h>
 
 typedef struct {
   MPI_Comm          comm;
@@ -34,8 +34,3 @@ PetscErrorCode OptDist(Opt *o, OptionKind kind, const char *name, const char *he
 /* An option name made at run time ("-pop_" NAME "_count"): kept in Params, so that its
    declaration outlives the caller's buffer. */
 PetscErrorCode OptName(Opt *o, const char *prefix, const char *name, const char *suffix, const char **opt);
-
-PetscErrorCode PopulationSetFromOptions(Opt *o);
-PetscErrorCode ZoneSetFromOptions(Opt *o);
-PetscErrorCode SourceSetFromOptions(Opt *o);
-PetscErrorCode FloorsSetFromOptions(Opt *o);
