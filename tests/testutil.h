@@ -2,6 +2,7 @@
 #pragma once
 #include <throng/core/sim.h>
 #include <throng/app/options.h>
+#include <throng/step/pbd.h>
 #include <stdio.h>
 
 extern int test_passed, test_failed;

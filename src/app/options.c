@@ -1,15 +1,12 @@
-/* options — every run-time parameter, read in one place.
+/* options — every run-time parameter, read in one place: the composition.
  *
  * Options come from PETSc's options database: the command line, the PETSC_OPTIONS
  * environment variable, and a YAML config file given with -options_file_yaml FILE
- * (keys are option names without the dash: "n: 1000", "box: [0, 0, 100, 100]").
- * Precedence: command line over config file over the defaults set here.
- *
- * PETSc would read the YAML file inside PetscInitialize(), where a missing or malformed
- * file ends the run with a traceback on every rank.  main() therefore removes
- * -options_file_yaml from argv before PetscInitialize() and LoadConfigFile() reads it
- * once throng's error handler is installed, then re-inserts the command line so that it
- * keeps precedence.
+ * (config.c).  Precedence: command line over config file over the defaults
+ * (util/params.c).  ProcessOptions has each module read its own options with the helpers
+ * of util/opt.c (XxxSetFromOptions, in the module's file where it has one), in a fixed
+ * order, then runs the checks across modules and derives the defaults that depend on
+ * several modules' options.
  *
  * Any option left unused after ProcessOptions() is an error that names it: a misspelt
  * option must not silently run a different experiment.                                   */
@@ -34,22 +31,11 @@
 #include <throng/crowd/zone.h>
 #include <throng/crowd/source.h>
 #include <throng/crowd/floors.h>
+#include <throng/crowd/crowd_module.h>
 
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
-static const char *const ExitRules[]       = {"pass", "reach", "ExitRule", "EXIT_", NULL};
-static const char *const CrowdModels[]     = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
-static const char *const RouteChoices[]    = {"nearest", "quickest", "RouteChoice", "ROUTE_", NULL};
 
-/* The same for a real: its value as the text. */
-static PetscErrorCode CheckTime(MPI_Comm comm, const char *name, PetscReal t)
-{
-  char text[64];
-  PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)t));
-  PetscCall(ParamsCheckTime(comm, name, text, t));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* ---- Options of each module ---------------------------------------------------------
  * ProcessOptions reads the options module by module (XxxSetFromOptions), then checks
@@ -159,93 +145,6 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CrowdSetFromOptions(Opt *o)
-{
-  Params *p = o->p;
-  PetscFunctionBeginUser;
-  PetscCall(
-    OptString(o, OPT_PHYS, "-geometry",
-              "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON), exits (WKT LINESTRING), optional "
-              "sensors, waypoints and routes, see docs/crowd.md",
-              p->geometry, sizeof(p->geometry), NULL));
-  p->crowdDecl[0] = p->ndecl; /* the options below describe a crowd: refused without one (CrowdCheck) */
-  PetscCall(OptBool(o, OPT_PHYS, "-walk",
-                    "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
-                    "geometry only adds walls",
-                    &p->walk));
-  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_wall_distance",
-                    "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)",
-                    &p->eikWall, NULL));
-  PetscCall(OptReals(o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed,
-                     NULL, 1, NULL, NULL));
-  PetscCall(OptReals(o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2,
-                     NULL, 1, NULL, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-speed2_fraction",
-                    "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
-  PetscCall(OptEnum(o, OPT_PHYS, "-crowd_model",
-                    "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection "
-                    "(desired velocity projected, seed 001)",
-                    CrowdModels, 2, (int *)&p->crowdModel));
-  PetscCall(OptEnum(o, OPT_PHYS, "-exit_rule",
-                    "Crowd: an agent leaves when its centre has passed through the door (pass), or as soon as its disk "
-                    "touches the door line (reach: the rule of seed 001's tests)",
-                    ExitRules, 2, (int *)&p->exitRule));
-  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)",
-                    &p->csmT[0], NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap2",
-                    "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
-  PetscCall(OptReals(o, OPT_PHYS, "-csm_repulsion",
-                     "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL,
-                     1, NULL, NULL));
-  PetscCall(OptReals(o, OPT_PHYS, "-csm_wall_repulsion",
-                     "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1,
-                     NULL, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-csm_corridor",
-                    "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)",
-                    &p->csmCorridor, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-csm_avoidance",
-                    "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s "
-                    "/ (v0 T)) (0: off)",
-                    &p->csmAvoid, NULL));
-  PetscCall(OptBool(o, OPT_RUN, "-csm_check_reach",
-                    "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))",
-                    &p->csmCheck));
-  PetscCall(OptInt(o, OPT_RUN, "-csm_vector_width",
-                   "Crowd, csm: the widest vector kernels of the law, in bits: 512 (AVX-512), 256 (AVX2) or 128 "
-                   "(SSE2), as far as the processor has them (the same bits with any)",
-                   &p->csmWidth, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)",
-                    &p->densH, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
-                    &p->densDt, NULL));
-  PetscCall(OptEnum(o, OPT_PHYS, "-route_choice",
-                    "Crowd: agents without an assigned route head for the nearest exit, or for the exit with the "
-                    "shortest expected travel time, walking or queueing (quickest; docs/crowd.md, route.c)",
-                    RouteChoices, 2, (int *)&p->routeChoice));
-  PetscCall(OptReal(o, OPT_PHYS, "-route_interval",
-                    "Crowd, quickest: simulated seconds between recomputations of the exits' queues", &p->routeInterval,
-                    NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-route_reconsider",
-                    "Crowd, quickest: each agent reconsiders its exit once every this many seconds (staggered by id)",
-                    &p->routeReconsider, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-route_gain",
-                    "Crowd, quickest: an agent changes exit only if the other is expected to be faster by more than "
-                    "this (s)",
-                    &p->routeGain, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-route_commit",
-                    "Crowd, quickest: after changing its exit an agent keeps it at least this long (s)",
-                    &p->routeCommit, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-route_flow",
-                    "Crowd, quickest: a door's capacity is this specific flow times its width (/(m s))", &p->routeFlow,
-                    NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-waypoint_radius",
-                    "Crowd, routes: an agent has reached a waypoint when its centre is this close to it (m)",
-                    &p->wayRadius, NULL));
-  p->crowdDecl[1] = p->ndecl;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The driver f; a crowd walks on level ground, with agents of the calibrated size
    (docs/crowd.md), all alike: its defaults of gravity, radius, time step and
    polydispersity. */
@@ -275,7 +174,7 @@ static PetscErrorCode DriverSetFromOptions(Opt *o, Given *g)
   for (PetscInt k = 1; k < p->nsched; k++)
     PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], o->comm, PETSC_ERR_USER_INPUT,
                "option -gravity_schedule: the times must increase");
-  for (PetscInt k = 0; k < p->nsched; k++) PetscCall(CheckTime(o->comm, "-gravity_schedule", p->sched[3 * k]));
+  for (PetscInt k = 0; k < p->nsched; k++) PetscCall(ParamsCheckTimeReal(o->comm, "-gravity_schedule", p->sched[3 * k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -425,7 +324,7 @@ static PetscErrorCode DisksCheck(MPI_Comm comm, const Params *p)
              "-bidisperse with -polydispersity %.6g or -populations: give one size distribution", (double)p->poly);
   PetscCheck(p->dt > 0 && PetscIsNormalReal(p->dt), comm, PETSC_ERR_USER_INPUT, "-dt %g: the time step must be > 0",
              (double)p->dt);
-  PetscCall(CheckTime(comm, "-dt", p->dt));
+  PetscCall(ParamsCheckTimeReal(comm, "-dt", p->dt));
   PetscCheck(p->steps >= 0, comm, PETSC_ERR_USER_INPUT, "-steps %" PetscInt_FMT ": must be >= 0", p->steps);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -480,7 +379,7 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
              (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);
-  PetscCall(CheckTime(comm, "-edmd_equilibrate", p->equil));
+  PetscCall(ParamsCheckTimeReal(comm, "-edmd_equilibrate", p->equil));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -504,85 +403,6 @@ static PetscErrorCode StepperOptionsCheck(MPI_Comm comm, const Params *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0",
-             (double)p->eikH);
-  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0",
-             (double)p->eikWall);
-  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
-             (double)p->densH);
-  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
-  PetscCall(CheckTime(comm, "-density_dt", p->densDt));
-  PetscCall(CheckTime(comm, "-route_commit", p->routeCommit));
-  PetscCall(CheckTime(comm, "-route_gain", p->routeGain));
-  PetscCall(CheckTime(comm, "-route_reconsider", p->routeReconsider));
-  PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
-             "-route_interval %.6g: must be > 0", (double)p->routeInterval);
-  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm,
-             PETSC_ERR_USER_INPUT,
-             "-route_interval %.6g: must be in [-dt, 1e9] s (-dt %.6g): the queues are counted at most once a step",
-             (double)p->routeInterval, (double)p->dt);
-  PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
-             "-route_reconsider %.6g: must be >= -route_interval (%.6g)", (double)p->routeReconsider,
-             (double)p->routeInterval);
-  PetscCheck(p->routeReconsider <= 1e6 * p->routeInterval, comm, PETSC_ERR_USER_INPUT,
-             "-route_reconsider %.6g: must be at most 10^6 -route_interval (%.6g)", (double)p->routeReconsider,
-             (double)p->routeInterval);
-  PetscCheck(p->routeCommit >= 0, comm, PETSC_ERR_USER_INPUT, "-route_commit %.6g: must be >= 0",
-             (double)p->routeCommit);
-  PetscCheck(p->routeGain >= 0, comm, PETSC_ERR_USER_INPUT, "-route_gain %.6g: must be >= 0", (double)p->routeGain);
-  PetscCheck(p->routeFlow > 0 && PetscIsNormalReal(p->routeFlow), comm, PETSC_ERR_USER_INPUT,
-             "-route_flow %.6g: must be > 0", (double)p->routeFlow);
-  PetscCheck(p->wayRadius > 0, comm, PETSC_ERR_USER_INPUT, "-waypoint_radius %.6g: must be > 0", (double)p->wayRadius);
-  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]",
-             (double)p->frac2);
-  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3],
-             comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max",
-             (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
-  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm,
-             PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
-             (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
-  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
-  for (PetscInt k = p->crowdDecl[0]; k < p->crowdDecl[1] && !p->geometry[0]; k++)
-    PetscCheck(!p->decl[k].given, comm, PETSC_ERR_USER_INPUT,
-               "-%s describes a crowd: it needs a crowd scene (-geometry FILE), without which it would be ignored",
-               p->decl[k].name);
-  PetscCheck(!p->csmCheck || (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM), comm, PETSC_ERR_USER_INPUT,
-             "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
-             "-crowd_model csm");
-  if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
-    PetscReal vmax = ParamsSpeedMax(p), rmin = p->radius * (1 - p->poly);
-    for (PetscInt k = 0; k < p->npop; k++)
-      rmin = k ? PetscMin(rmin, DistMin(&p->pop[k].radius)) : DistMin(&p->pop[0].radius);
-    if (vmax * p->dt > rmin)
-      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
-                             "throng: warning: -dt %g: the fastest agent (%g m/s) steps %g m, more than the smallest "
-                             "radius %g m; the time-gap law then lets agents overlap and collide. The largest step it "
-                             "allows is r_min / v_max = %.3g s (docs/crowd.md); -overlap_abort stops a run that blows "
-                             "up\n",
-                             (double)p->dt, (double)vmax, (double)(vmax * p->dt), (double)rmin, (double)(rmin / vmax)));
-  }
-  for (int k = 0; k < 2; k++)
-    PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT,
-               "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
-  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm,
-             PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
-             (double)p->csmRep[0], (double)p->csmRep[1]);
-  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT,
-             "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
-  PetscCheck(p->csmWidth == 128 || p->csmWidth == 256 || p->csmWidth == 512, comm, PETSC_ERR_USER_INPUT,
-             "-csm_vector_width %" PetscInt_FMT ": must be 128, 256 or 512 (bits)", p->csmWidth);
-  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT,
-             "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
-  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm,
-             PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
-             (double)p->csmWall[0], (double)p->csmWall[1]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const char *g_config = NULL; /* -options_file_yaml, taken from argv before PETSc */
 
 /* No output is an input or another output (files.c compares the files, not the strings:
    "o.h5", "./o.h5" and a link to it are one file).  The outputs are every file the run
@@ -638,7 +458,7 @@ static PetscErrorCode OutputFilesDistinct(MPI_Comm comm, const Params *p)
   f[n++] = (FileRole){"-edmd_log", p->edmdLog, PETSC_FALSE, NULL};
   f[n++] = (FileRole){"-restart", p->restart, PETSC_TRUE, NULL};
   f[n++] = (FileRole){"-geometry", strncmp(p->geometry, "builtin:", 8) ? p->geometry : NULL, PETSC_TRUE, NULL};
-  f[n++] = (FileRole){"-options_file_yaml", g_config, PETSC_TRUE, NULL};
+  f[n++] = (FileRole){"-options_file_yaml", ConfigFile(), PETSC_TRUE, NULL};
   f[n++] = (FileRole){"-init_file", p->init == INIT_FILE ? p->initFile : NULL, PETSC_TRUE, NULL};
   for (PetscInt k = 0; k < p->nsrc; k++) { /* the sources' tables of arrival times */
     PetscCall(PetscSNPrintf(what[nfloor + k], sizeof(what[0]), "-src_%s_table", p->src[k].name));
@@ -676,8 +496,8 @@ static PetscErrorCode OutputCheck(MPI_Comm comm, Params *p)
   PetscCheck(p->trajFps > 0, comm, PETSC_ERR_USER_INPUT, "-trajectory_fps %.6g: must be > 0", (double)p->trajFps);
   if (p->traj[0]) PetscCall(TrajectoryStride(comm, p, &(PetscInt){0}));
   PetscCheck(p->chkWall >= 0, comm, PETSC_ERR_USER_INPUT, "-checkpoint_wall %g: must be >= 0", (double)p->chkWall);
-  PetscCall(CheckTime(comm, "-checkpoint_wall", p->chkWall));
-  PetscCall(CheckTime(comm, "-output_flush_every", p->flushEvery));
+  PetscCall(ParamsCheckTimeReal(comm, "-checkpoint_wall", p->chkWall));
+  PetscCall(ParamsCheckTimeReal(comm, "-output_flush_every", p->flushEvery));
   if (!p->output[0]) PetscCall(PetscStrncpy(p->output, "none", sizeof(p->output)));
   if (p->outputEvery < 0) p->outputEvery = PetscMax(100, p->steps / 10); /* <= 10 per run, >= 100 steps apart */
   if (!p->checkpoint[0] && strcmp(p->output, "none"))
@@ -902,81 +722,6 @@ PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p)
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
   PetscCheck(nleft == 0, comm, PETSC_ERR_USER_INPUT, "unknown option%s:%s (see -help)%s", nleft > 1 ? "s" : "", list,
              mapping);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Remove "-options_file_yaml FILE" from argv; return FILE (or NULL). */
-static const char *TakeConfigArg(int *argc, char ***argv)
-{
-  const char *file = NULL;
-  int         k    = 1;
-  for (int i = 1; i < *argc; i++) {
-    if (!strcmp((*argv)[i], "-options_file_yaml") && i + 1 < *argc) {
-      file = (*argv)[++i];
-      continue;
-    }
-    (*argv)[k++] = (*argv)[i];
-  }
-  *argc      = k;
-  (*argv)[k] = NULL;
-  return file;
-}
-
-/* Called before PetscInitialize(): hide the config file from PETSc. */
-void TakeConfigFile(int *argc, char ***argv) { g_config = TakeConfigArg(argc, argv); }
-
-/* The input files a config file names (-geometry, -init_file, -restart, -src_NAME_table)
-   are found beside it: a relative path in it is taken from the file's folder, as most
-   tools with config files do, so `throng -options_file_yaml /somewhere/scene.yaml` runs
-   from any folder.  A path given on the command line stays relative to the working
-   directory (the command line is inserted after this, and wins); so do the outputs a
-   config file names (-output, -checkpoint, -trajectory): they go where the run is. */
-static PetscErrorCode ConfigRelativePaths(void)
-{
-  const char *slash = strrchr(g_config, '/');
-  PetscInt    n, nleft, nset = 0;
-  char      **names, **values, (*set)[2][PETSC_MAX_PATH_LEN];
-  PetscFunctionBeginUser;
-  if (!slash) PetscFunctionReturn(PETSC_SUCCESS); /* the file is in the working directory */
-  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
-  nleft = n;
-  PetscCall(PetscMalloc1(nleft + 1, &set));
-  for (PetscInt i = 0; i < nleft; i++) {
-    const char     *nm = names[i], *v = values[i];
-    const size_t    l     = strlen(nm);
-    const PetscBool input = (PetscBool)(!strcmp(nm, "geometry") || !strcmp(nm, "init_file") || !strcmp(nm, "restart") ||
-                                        (!strncmp(nm, "src_", 4) && l > 10 && !strcmp(nm + l - 6, "_table")));
-    if (!input || !v || !v[0] || v[0] == '/' || !strncmp(v, "builtin:", 8)) continue;
-    PetscCall(PetscSNPrintf(set[nset][0], sizeof(set[0][0]), "-%s", nm));
-    PetscCall(PetscSNPrintf(set[nset][1], sizeof(set[0][1]), "%.*s/%s", (int)(slash - g_config), g_config, v));
-    nset++;
-  }
-  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
-  for (PetscInt k = 0; k < nset; k++) PetscCall(PetscOptionsSetValue(NULL, set[k][0], set[k][1]));
-  PetscCall(PetscFree(set));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
-{
-  char          *text;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  if (!g_config) PetscFunctionReturn(PETSC_SUCCESS);
-  /* rank 0 reads the file for everybody (files.c: a directory, a binary file or a missing
-     one is one collective error), so every rank parses the same text */
-  PetscCall(
-    FilesReadText(comm, "config file (-options_file_yaml)", g_config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PetscOptionsInsertStringYAML(NULL, text);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscFree(text));
-  PetscCheck(!ierr, comm, PETSC_ERR_USER_INPUT,
-             "config file '%s' is not a valid YAML file of options (a mapping of option names to values)", g_config);
-  PetscCall(ConfigRelativePaths());
-  /* the command line keeps precedence over the file */
-  PetscCall(PetscOptionsInsert(NULL, argc, argv, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

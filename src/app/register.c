@@ -14,6 +14,7 @@
 #include <throng/app/register.h>
 #include <throng/step/pbd.h>
 #include <throng/step/warm.h>
+#include <throng/step/warm_list.h>
 #include <throng/step/penalty.h>
 #include <throng/step/pgs.h>
 #include <throng/edmd/edmd_run.h>

@@ -469,6 +469,177 @@ static PetscErrorCode CrowdRebinned(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- the crowd's options -------------------------------------------------------------- */
+
+static const char *const ExitRules[]    = {"pass", "reach", "ExitRule", "EXIT_", NULL};
+static const char *const CrowdModels[]  = {"csm", "projection", "CrowdModel", "CROWD_", NULL};
+static const char *const RouteChoices[] = {"nearest", "quickest", "RouteChoice", "ROUTE_", NULL};
+
+PetscErrorCode CrowdSetFromOptions(Opt *o)
+{
+  Params *p = o->p;
+  PetscFunctionBeginUser;
+  PetscCall(
+    OptString(o, OPT_PHYS, "-geometry",
+              "Crowd scene: file with the walkable area (WKT POLYGON/MULTIPOLYGON), exits (WKT LINESTRING), optional "
+              "sensors, waypoints and routes, see docs/crowd.md",
+              p->geometry, sizeof(p->geometry), NULL));
+  p->crowdDecl[0] = p->ndecl; /* the options below describe a crowd: refused without one (CrowdCheck) */
+  PetscCall(OptBool(o, OPT_PHYS, "-walk",
+                    "With -geometry: agents walk to the exits (desired velocity, removal at exits); false: the "
+                    "geometry only adds walls",
+                    &p->walk));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_h", "Crowd: grid spacing of the travel-distance field (m)", &p->eikH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-eikonal_wall_distance",
+                    "Crowd: paths slow down within this distance of walls, so they do not hug them (0: off)",
+                    &p->eikWall, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed", "Crowd: free speeds mean,sd,min,max (m/s), normal and clipped", 4, p->speed,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-speed2", "Crowd: a second population's free speeds mean,sd,min,max", 4, p->speed2,
+                     NULL, 1, NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-speed2_fraction",
+                    "Crowd: share of the agents (drawn per id) in the second population", &p->frac2, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-crowd_model",
+                    "Crowd: csm (collision-free speed model with a time gap, Tordeux et al. 2016) or projection "
+                    "(desired velocity projected, seed 001)",
+                    CrowdModels, 2, (int *)&p->crowdModel));
+  PetscCall(OptEnum(o, OPT_PHYS, "-exit_rule",
+                    "Crowd: an agent leaves when its centre has passed through the door (pass), or as soon as its disk "
+                    "touches the door line (reach: the rule of seed 001's tests)",
+                    ExitRules, 2, (int *)&p->exitRule));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap", "Crowd, csm: time gap T (s): speed = min(v0, spacing / T)",
+                    &p->csmT[0], NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_time_gap2",
+                    "Crowd, csm: the second population's time gap (default: -csm_time_gap)", &p->csmT[1], NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_repulsion",
+                     "Crowd, csm: neighbours turn the direction by a exp((l - d)/D): a,D (D in m)", 2, p->csmRep, NULL,
+                     1, NULL, NULL));
+  PetscCall(OptReals(o, OPT_PHYS, "-csm_wall_repulsion",
+                     "Crowd, csm: walls turn the direction by a exp((r - d)/D): a,D (D in m)", 2, p->csmWall, NULL, 1,
+                     NULL, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_corridor",
+                    "Crowd, csm: a neighbour is ahead if within k l of the path (Tordeux et al.: k = 1)",
+                    &p->csmCorridor, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-csm_avoidance",
+                    "Crowd, csm: lateral avoidance b: an agent slowed by the one ahead turns away from it by b (1 - s "
+                    "/ (v0 T)) (0: off)",
+                    &p->csmAvoid, NULL));
+  PetscCall(OptBool(o, OPT_RUN, "-csm_check_reach",
+                    "Crowd, csm: every step, check the neighbours found against a brute-force search (tests; O(N^2))",
+                    &p->csmCheck));
+  PetscCall(OptInt(o, OPT_RUN, "-csm_vector_width",
+                   "Crowd, csm: the widest vector kernels of the law, in bits: 512 (AVX-512), 256 (AVX2) or 128 "
+                   "(SSE2), as far as the processor has them (the same bits with any)",
+                   &p->csmWidth, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_h", "Crowd: cell size of the density map written at the end (m; 0: no map)",
+                    &p->densH, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-density_dt", "Crowd: simulated seconds between the density map's samples",
+                    &p->densDt, NULL));
+  PetscCall(OptEnum(o, OPT_PHYS, "-route_choice",
+                    "Crowd: agents without an assigned route head for the nearest exit, or for the exit with the "
+                    "shortest expected travel time, walking or queueing (quickest; docs/crowd.md, route.c)",
+                    RouteChoices, 2, (int *)&p->routeChoice));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_interval",
+                    "Crowd, quickest: simulated seconds between recomputations of the exits' queues", &p->routeInterval,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_reconsider",
+                    "Crowd, quickest: each agent reconsiders its exit once every this many seconds (staggered by id)",
+                    &p->routeReconsider, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_gain",
+                    "Crowd, quickest: an agent changes exit only if the other is expected to be faster by more than "
+                    "this (s)",
+                    &p->routeGain, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_commit",
+                    "Crowd, quickest: after changing its exit an agent keeps it at least this long (s)",
+                    &p->routeCommit, NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-route_flow",
+                    "Crowd, quickest: a door's capacity is this specific flow times its width (/(m s))", &p->routeFlow,
+                    NULL));
+  PetscCall(OptReal(o, OPT_PHYS, "-waypoint_radius",
+                    "Crowd, routes: an agent has reached a waypoint when its centre is this close to it (m)",
+                    &p->wayRadius, NULL));
+  p->crowdDecl[1] = p->ndecl;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(p->eikH > 0 && PetscIsNormalReal(p->eikH), comm, PETSC_ERR_USER_INPUT, "-eikonal_h %g: must be > 0",
+             (double)p->eikH);
+  PetscCheck(p->eikWall >= 0, comm, PETSC_ERR_USER_INPUT, "-eikonal_wall_distance %g: must be >= 0",
+             (double)p->eikWall);
+  PetscCheck(p->densH >= 0, comm, PETSC_ERR_USER_INPUT, "-density_h %g: must be >= 0 (0: no density map)",
+             (double)p->densH);
+  PetscCheck(p->densDt > 0, comm, PETSC_ERR_USER_INPUT, "-density_dt %g: must be > 0", (double)p->densDt);
+  PetscCall(ParamsCheckTimeReal(comm, "-density_dt", p->densDt));
+  PetscCall(ParamsCheckTimeReal(comm, "-route_commit", p->routeCommit));
+  PetscCall(ParamsCheckTimeReal(comm, "-route_gain", p->routeGain));
+  PetscCall(ParamsCheckTimeReal(comm, "-route_reconsider", p->routeReconsider));
+  PetscCheck(p->routeInterval > 0 && PetscIsNormalReal(p->routeInterval), comm, PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be > 0", (double)p->routeInterval);
+  PetscCheck(p->routeChoice != ROUTE_QUICKEST || (p->routeInterval >= p->dt && p->routeInterval <= 1e9), comm,
+             PETSC_ERR_USER_INPUT,
+             "-route_interval %.6g: must be in [-dt, 1e9] s (-dt %.6g): the queues are counted at most once a step",
+             (double)p->routeInterval, (double)p->dt);
+  PetscCheck(p->routeReconsider >= p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be >= -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeReconsider <= 1e6 * p->routeInterval, comm, PETSC_ERR_USER_INPUT,
+             "-route_reconsider %.6g: must be at most 10^6 -route_interval (%.6g)", (double)p->routeReconsider,
+             (double)p->routeInterval);
+  PetscCheck(p->routeCommit >= 0, comm, PETSC_ERR_USER_INPUT, "-route_commit %.6g: must be >= 0",
+             (double)p->routeCommit);
+  PetscCheck(p->routeGain >= 0, comm, PETSC_ERR_USER_INPUT, "-route_gain %.6g: must be >= 0", (double)p->routeGain);
+  PetscCheck(p->routeFlow > 0 && PetscIsNormalReal(p->routeFlow), comm, PETSC_ERR_USER_INPUT,
+             "-route_flow %.6g: must be > 0", (double)p->routeFlow);
+  PetscCheck(p->wayRadius > 0, comm, PETSC_ERR_USER_INPUT, "-waypoint_radius %.6g: must be > 0", (double)p->wayRadius);
+  PetscCheck(p->frac2 >= 0 && p->frac2 <= 1, comm, PETSC_ERR_USER_INPUT, "-speed2_fraction %g: must be in [0, 1]",
+             (double)p->frac2);
+  PetscCheck(p->speed2[1] >= 0 && 0 <= p->speed2[2] && p->speed2[2] <= p->speed2[0] && p->speed2[0] <= p->speed2[3],
+             comm, PETSC_ERR_USER_INPUT, "-speed2 %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max",
+             (double)p->speed2[0], (double)p->speed2[1], (double)p->speed2[2], (double)p->speed2[3]);
+  PetscCheck(p->speed[1] >= 0 && 0 <= p->speed[2] && p->speed[2] <= p->speed[0] && p->speed[0] <= p->speed[3], comm,
+             PETSC_ERR_USER_INPUT, "-speed %g,%g,%g,%g: need sd >= 0 and 0 <= min <= mean <= max", (double)p->speed[0],
+             (double)p->speed[1], (double)p->speed[2], (double)p->speed[3]);
+  if (p->csmT[1] == -1) p->csmT[1] = p->csmT[0];
+  for (PetscInt k = p->crowdDecl[0]; k < p->crowdDecl[1] && !p->geometry[0]; k++)
+    PetscCheck(!p->decl[k].given, comm, PETSC_ERR_USER_INPUT,
+               "-%s describes a crowd: it needs a crowd scene (-geometry FILE), without which it would be ignored",
+               p->decl[k].name);
+  PetscCheck(!p->csmCheck || (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM), comm, PETSC_ERR_USER_INPUT,
+             "-csm_check_reach checks the neighbour search of the time-gap law: it needs a crowd (-geometry) with "
+             "-crowd_model csm");
+  if (p->geometry[0] && p->walk && p->crowdModel == CROWD_CSM) { /* the time-gap law is explicit in h */
+    PetscReal vmax = ParamsSpeedMax(p), rmin = p->radius * (1 - p->poly);
+    for (PetscInt k = 0; k < p->npop; k++)
+      rmin = k ? PetscMin(rmin, DistMin(&p->pop[k].radius)) : DistMin(&p->pop[0].radius);
+    if (vmax * p->dt > rmin)
+      PetscCall(PetscFPrintf(comm, PETSC_STDERR,
+                             "throng: warning: -dt %g: the fastest agent (%g m/s) steps %g m, more than the smallest "
+                             "radius %g m; the time-gap law then lets agents overlap and collide. The largest step it "
+                             "allows is r_min / v_max = %.3g s (docs/crowd.md); -overlap_abort stops a run that blows "
+                             "up\n",
+                             (double)p->dt, (double)vmax, (double)(vmax * p->dt), (double)rmin, (double)(rmin / vmax)));
+  }
+  for (int k = 0; k < 2; k++)
+    PetscCheck(p->csmT[k] >= 0.1 && p->csmT[k] <= 10, comm, PETSC_ERR_USER_INPUT,
+               "-csm_time_gap%s %.6g: must be in [0.1, 10] s", k ? "2" : "", (double)p->csmT[k]);
+  PetscCheck(p->csmRep[0] >= 0 && p->csmRep[0] <= 1e3 && p->csmRep[1] >= 1e-3 && p->csmRep[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmRep[0], (double)p->csmRep[1]);
+  PetscCheck(p->csmCorridor >= 0.5 && p->csmCorridor <= 2, comm, PETSC_ERR_USER_INPUT,
+             "-csm_corridor %.6g: must be in [0.5, 2]", (double)p->csmCorridor);
+  PetscCheck(p->csmWidth == 128 || p->csmWidth == 256 || p->csmWidth == 512, comm, PETSC_ERR_USER_INPUT,
+             "-csm_vector_width %" PetscInt_FMT ": must be 128, 256 or 512 (bits)", p->csmWidth);
+  PetscCheck(p->csmAvoid >= 0 && p->csmAvoid <= 10, comm, PETSC_ERR_USER_INPUT,
+             "-csm_avoidance %.6g: must be in [0, 10]", (double)p->csmAvoid);
+  PetscCheck(p->csmWall[0] >= 0 && p->csmWall[0] <= 1e3 && p->csmWall[1] >= 1e-3 && p->csmWall[1] <= 1, comm,
+             PETSC_ERR_USER_INPUT, "-csm_wall_repulsion %.6g,%.6g: need a in [0, 1000] and D in [0.001, 1] m",
+             (double)p->csmWall[0], (double)p->csmWall[1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- the module: hooks the loop calls (sim.h, modules.c) --------------------------- */
 
 

@@ -163,6 +163,15 @@ PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode ParamsCheckTimeReal(MPI_Comm comm, const char *name, PetscReal t)
+{
+  char text[64];
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(text, sizeof(text), "%.6g", (double)t));
+  PetscCall(ParamsCheckTime(comm, name, text, t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 void TrajectoryFloorPath(const char *path, const char *name, char *out, size_t len)
 {
   const size_t n = strlen(path);

@@ -12,6 +12,8 @@ PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p);
 /* Before PetscInitialize(): take -options_file_yaml FILE out of argv (see config.c). */
 void           TakeConfigFile(int *argc, char ***argv);
 PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv);
+/* The config file taken from argv (NULL: none). */
+const char *ConfigFile(void);
 PetscErrorCode ParamsView(MPI_Comm comm, const Params *p);
 
 /* scenarios.c: -scenario NAME sets its options (unless given); the names for -help. */

@@ -1,11 +1,10 @@
 /* warm — PBD with contact multipliers carried between steps (-solver pbdw): the stepper
-   and the module that keeps its per-disk state (see src/warm.c). */
+   and the module that keeps its per-disk state (see src/step/warm.c); the contact list and the module are warm_list.c's. */
 #pragma once
-#include <throng/core/modules.h>
+#include <throng/core/sim.h>
 #include <throng/core/solver.h>
 
 PetscErrorCode SolverCreate_PBDW(SolverOps *ops);
-PetscErrorCode WarmModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
 /* The contacts of the last step with their multipliers (contacts.c: -stress): for each,
    add(s, i, ida, idb, Delta, l, ym) with i the owned disk's local index, ida and idb the
    ends' ids (a wall: -1 - its index, then the disk), Delta the displacement the contact

@@ -240,6 +240,8 @@ void ParamsBarostatAxes(const Params *p, PetscReal w[2]);
 /* Every time option is at most THRONG_MAX_TIME in size: an error naming the option
    (name, and its value as text) otherwise.  Collective. */
 PetscErrorCode ParamsCheckTime(MPI_Comm comm, const char *name, const char *text, PetscReal t);
+/* The same for a real: its value as the text. */
+PetscErrorCode ParamsCheckTimeReal(MPI_Comm comm, const char *name, PetscReal t);
 /* Steps per -trajectory frame, 1 / (fps dt), or an error if that is not whole. */
 PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stride);
 /* The trajectory file of floor NAME beside -trajectory FILE: FILE.h5 -> FILE.NAME.h5. */
