@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of exit choice by expected travel time (issue 19, src/route.c) at scale: 10^6
+# The cost of exit choice by expected travel time (issue 19, src/crowd/route.c) at scale: 10^6
 # agents in the 700 m x 700 m hall of configs/venue-1M.yaml, STEPS steps of 20 ms on NP
 # ranks, once with nearest-exit routing and once with -route_choice quickest at its
 # default interval (2 s, one recomputation every 100 steps).  Prints, from one run each:

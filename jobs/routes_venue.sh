@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The default venue (-scenario evacuation: 10 000 agents, an 80 m x 50 m hall, four 2.4 m
 # doors) with nearest-exit routing and with exit choice by expected travel time (the
-# scenario's default, -route_choice quickest; src/route.c): the evacuation time and each
+# scenario's default, -route_choice quickest; src/crowd/route.c): the evacuation time and each
 # door's share in both, and the two evacuation curves (issue 19).  Writes OUTDIR/ (the
 # runs' CSV files and logs) and OUTDIR/routes-venue.png; with --docs also copies the plot
 # to docs/img/.  About 4 minutes per run on 2 cores.

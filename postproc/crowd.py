@@ -10,7 +10,7 @@ PREFIX is the run's -output prefix.  It reads
   PREFIX.exits.csv        id, time, exit, start       -> cumulative count per exit (flow)
   PREFIX.sensors.csv      id, time, sensor, direction -> net crossings per line sensor
   PREFIX.floors.csv       time, agents on each floor  -> occupancy of each floor and flight
-                                                          of stairs (NAME:stair), src/floors.c
+                                                          of stairs (NAME:stair), src/crowd/floors.c
   PREFIX.h5               /crowd/density (the run's map), H5MD snapshots -> PeTrack export
 and writes
   --png      N(t), the cumulative count through each exit with the mean flows, (with

@@ -8,7 +8,7 @@
 Checks that the frame has --expect-n points (exit status 1 otherwise), then glyphs every
 point with a sphere of diameter 2 r (radius array), seen from +z: the disks to scale.
 --oblique looks from the south-east and above instead, in perspective: a building of
-several floors (src/floors.c) shows its floors stacked, each at z = level x storey height.
+several floors (src/crowd/floors.c) shows its floors stacked, each at z = level x storey height.
 Run it with pvbatch or pvpython (ParaView's Python), never the python3 first on PATH.
 """
 import argparse

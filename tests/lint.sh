@@ -7,6 +7,8 @@
 #  2. Every test script (tests/test_*.sh) counts its checks with tests/lib.sh: it sources
 #     it and defines no check() of its own.
 #  3. shellcheck (Debian's package) finds no error in tests/ and jobs/.
+#  4. The architecture of src/ (tests/architecture.py): no include goes up the layers of
+#     CMakeLists.txt's THRONG_LAYERS, no circle among the modules, no file over 900 lines.
 #   lint.sh [path/to/source]
 set -u
 cd "${1:-$(dirname "$0")/..}" || exit 1
@@ -25,6 +27,10 @@ if command -v shellcheck >/dev/null; then
   shellcheck -S error -x tests/*.sh jobs/*.sh || { echo "FAIL: shellcheck found errors" >&2; fail=1; }
 else
   echo "FAIL: shellcheck is not installed (apt-get install shellcheck; .ci/run does)" >&2
+  fail=1
+fi
+if ! python3 tests/architecture.py; then
+  echo "FAIL: the architecture of src/ is broken (above; docs/contributing.md says where a file goes)" >&2
   fail=1
 fi
 [ $fail -eq 0 ] && echo "lint: 1 passed, 0 failed" || echo "lint: 0 passed, 1 failed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pressure-controlled box (issue 29: src/barostat.c).
+# The pressure-controlled box (issue 29: src/granular/barostat.c).
 #  1. 400 bidisperse disks from phi = 0.5 in a periodic box under -barostat 1 (pbdw): the
 #     same state-digest and the same summary on 1, 2 and 3 ranks (the pressure that sets
 #     the box's rate is an exact integer sum);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-contact output and the force chains (issue 29, src/contact_output.c).
+# Per-contact output and the force chains (issue 29, src/granular/contact_output.c).
 #  1. a 400-disk pile, pbd, with -contact_output on 1 and 3 ranks: the state-digest is
 #     that of the run without it (keeping the contacts changes no bit); the records
 #     sorted by ids are the same bit for bit on 1 and 3 ranks;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Contact forces and stress (issue 29, src/contacts.c).
+# Contact forces and stress (issue 29, src/granular/contacts.c).
 #  1. a 20-layer pile settled by pbd on 2 ranks with -stress -stress_bands 5: its
 #     state-digest is that of the same run without -stress on 1 and 3 ranks (recording
 #     changes no bit); the same for pbdw (its forces come from its stored multipliers)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Floors and links (issue 32, src/floors.c), on the reduced two-storey building
+# Floors and links (issue 32, src/crowd/floors.c), on the reduced two-storey building
 # configs/floors2.yaml (50 agents: 40 upstairs, 10 on the ground floor, one exit):
 #  - every agent leaves by the one exit, the 40 from upstairs through both links, each
 #    once and downwards only (no agent pushed back through a link it came through);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Box deformation and the granular validation, reduced (issue 29: src/deform.c,
+# Box deformation and the granular validation, reduced (issue 29: src/granular/deform.c,
 # jobs/validate_granular.py).
 #  1. 400 bidisperse disks compressed from phi = 0.5 to 0.8 in a periodic box (the cell
 #     grid is rebuilt as the box shrinks): the same state-digest on 1, 2 and 3 ranks, and

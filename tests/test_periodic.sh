@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Periodic boxes (issue 29, src/periodic.c).
+# Periodic boxes (issue 29, src/core/periodic.c).
 #  1. -periodic xy, a Brownian gas: the same state-digest on 1 rank, on 2 (2x1 and 1x2:
 #     two ranks that are each other's neighbour both ways) and on 3 ranks;
 #  2. pbdw, pngs and penalty in a channel periodic along x with a driving field: the same

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A restart runs the equations of its checkpoint, or is refused (issue 15).
 #
-#  1. Every option declared PHYS in src/options.c is in the checkpoint's physics string
+#  1. Every option declared PHYS in src/app/options.c is in the checkpoint's physics string
 #     (the list is read from the checkpoint itself, so a new option is covered without
 #     editing this test), and changing any one of them at restart is refused with
 #     "written for other equations" (another stepper's option, as one this run would ignore)
@@ -118,15 +118,15 @@ check "restart with the same options: digest $(digest "$dir/b.log"), straight ru
 check "restart on 2 ranks with other run-only options: digest $(digest "$dir/c.log"), straight run $ref" \
   same "$(digest "$dir/c.log")" "$ref"
 
-# 4. every option is declared through a helper that records its kind
+# 4. every option is declared through a helper that records its kind (src/util/opt.c)
 # (PetscOptionsGet*, HasName and the PetscOptions* of an options block alike; scenarios.c
 # alone may look at -scenario before the options are declared, to insert the scenario's
 # options, and -scenario itself is declared as a run option in ProcessOptions; GetAll,
 # which copies every option into the output's metadata, reads none)
-calls=$(awk '/^\/\* ---- Declaring an option/ { inside = 1 } /^PetscErrorCode ParamsPhysics/ { inside = 0 }
+calls=$(awk 'FNR == 1 { inside = 0 } /^\/\* ---- Declaring an option/ { inside = 1 } /^PetscErrorCode ParamsPhysics/ { inside = 0 }
   !inside && /PetscOptions(Get[A-Za-z]*|HasName|Real|Int|Bool|String|EList|Enum|RealArray|IntArray|Scalar|Int64|Range)[A-Za-z]*\(/ \
-    && !/PetscOptionsGetAll\(/ && !(FILENAME ~ /scenarios\.c$/ && /"-scenario"|\(\*o\)\[0\]/) { print FILENAME ":" FNR ": " $0 }' src/*.c)
-check "options read outside the declaring helpers of options.c (their kind is not recorded): $calls" test -z "$calls"
+    && !/PetscOptionsGetAll\(/ && !(FILENAME ~ /scenarios\.c$/ && /"-scenario"|\(\*o\)\[0\]/) { print FILENAME ":" FNR ": " $0 }' src/*/*.c)
+check "options read outside the declaring helpers of util/opt.c (their kind is not recorded): $calls" test -z "$calls"
 
 # 5. the scene edited in place between the checkpoint and the restart
 cp configs/geometry/room.wkt "$dir/edited.wkt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Routes and exit choice (issue 19, src/route.c):
+# Routes and exit choice (issue 19, src/crowd/route.c):
 #  - RiMEA test 10 (configs/rimea10.yaml): all 23 persons leave, each by the exit its
 #    route assigns (rooms 4, 5, 10, 11: the secondary exit; the others: the main exit);
 #    without the route lines some of them (rooms 3 and 9) take the nearer secondary exit,

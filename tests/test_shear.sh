@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Simple shear by Lees-Edwards images (issue 29: src/deform.c, -shear_rate).  400
+# Simple shear by Lees-Edwards images (issue 29: src/granular/deform.c, -shear_rate).  400
 # bidisperse disks are compressed to phi = 0.78 and sheared at rate 0.5 to a strain of
 # about 2.4, so that the tilt of the box flips twice (at strains 0.5 and 1.5).
 #  1. the same state-digest on 1, 2 and 3 ranks, with pbd and pbdw;

@@ -76,8 +76,7 @@ PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv)
   if (!config) PetscFunctionReturn(PETSC_SUCCESS);
   /* rank 0 reads the file for everybody (files.c: a directory, a binary file or a missing
      one is one collective error), so every rank parses the same text */
-  PetscCall(
-    FilesReadText(comm, "config file (-options_file_yaml)", config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
+  PetscCall(FilesReadText(comm, "config file (-options_file_yaml)", config, (size_t)64 << 20, PETSC_TRUE, &text, NULL));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PetscOptionsInsertStringYAML(NULL, text);
   PetscCall(PetscPopErrorHandler());

@@ -36,7 +36,6 @@
 static const char *const InitKinds[]       = {"lattice", "jitter", "uniform", "file", "InitKind", "INIT_", NULL};
 static const char *const OverlapPolicies[] = {"error", "project", "OverlapPolicy", "OVERLAP_", NULL};
 
-
 /* ---- Options of each module ---------------------------------------------------------
  * ProcessOptions reads the options module by module (XxxSetFromOptions), then checks
  * them and derives the defaults that depend on other modules' options (XxxCheck, then
@@ -174,7 +173,8 @@ static PetscErrorCode DriverSetFromOptions(Opt *o, Given *g)
   for (PetscInt k = 1; k < p->nsched; k++)
     PetscCheck(p->sched[3 * k] > p->sched[3 * k - 3], o->comm, PETSC_ERR_USER_INPUT,
                "option -gravity_schedule: the times must increase");
-  for (PetscInt k = 0; k < p->nsched; k++) PetscCall(ParamsCheckTimeReal(o->comm, "-gravity_schedule", p->sched[3 * k]));
+  for (PetscInt k = 0; k < p->nsched; k++)
+    PetscCall(ParamsCheckTimeReal(o->comm, "-gravity_schedule", p->sched[3 * k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -402,7 +402,6 @@ static PetscErrorCode StepperOptionsCheck(MPI_Comm comm, const Params *p)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 
 /* No output is an input or another output (files.c compares the files, not the strings:
    "o.h5", "./o.h5" and a link to it are one file).  The outputs are every file the run

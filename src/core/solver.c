@@ -58,7 +58,6 @@ PetscErrorCode SolverRegister(const char *name, const char *help, PetscErrorCode
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 const char *SolverHelp(void) { return solverHelp; }
 
 PetscErrorCode SolverGetOps(MPI_Comm comm, const char *name, SolverOps *ops)

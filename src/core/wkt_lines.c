@@ -16,8 +16,8 @@
 #include <math.h>
 
 /* Append the segments of a (multi)line geometry to (*seg, *n, *cap); ids optional. */
-PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, PetscReal **seg, PetscInt **ids,
-                               PetscInt id, PetscInt *n, PetscInt *cap)
+PetscErrorCode AddLines(GEOSContextHandle_t h, const GEOSGeometry *geom, PetscReal **seg, PetscInt **ids, PetscInt id,
+                        PetscInt *n, PetscInt *cap)
 {
   const int ng = GEOSGetNumGeometries_r(h, geom);
   PetscFunctionBeginUser;
@@ -94,7 +94,7 @@ void TakeName(const char *line, const char **rest, char *name, int lineno, char 
 /* The head of a `zone` or `stair` line: the factor, or the rise and the axis (stairs);
    *wkt is left at the area's WKT.  A failure is a message in err. */
 PetscErrorCode ZoneLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, PetscBool stair, const char **wkt,
-                               GeomZone *z, char *err, size_t errlen)
+                        GeomZone *z, char *err, size_t errlen)
 {
   const char *a = *wkt;
   char       *end;
@@ -181,7 +181,7 @@ PetscBool StairAxisIn(GEOSContextHandle_t h, const GEOSGeometry *area, const Geo
    wholly inside the zones before it (the first zone that holds a point is its zone, so
    such a zone would be ignored).  A failure is a message in err. */
 PetscErrorCode ZonesCheck(GEOSContextHandle_t h, const GEOSGeometry *walk, GEOSGeometry **zg, const Geometry *g,
-                                 char *err, size_t errlen)
+                          char *err, size_t errlen)
 {
   PetscFunctionBeginUser;
   for (PetscInt z = 0; z < g->nzones && !err[0]; z++) {
@@ -212,10 +212,9 @@ PetscErrorCode ZonesCheck(GEOSContextHandle_t h, const GEOSGeometry *walk, GEOSG
 
 /* ---- floors and links (the model: src/floors.c) ------------------------------------ */
 
-
 /* `floor NAME LEVEL POLYGON (...)`.  A failure is a message in err. */
-void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno, const char *rest,
-                      FloorParse *fp, char *err, size_t errlen)
+void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno, const char *rest, FloorParse *fp,
+               char *err, size_t errlen)
 {
   GeomFloor     fl;
   const char   *a;
@@ -298,7 +297,7 @@ void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno
 
 /* `link [NAME] LINESTRING (a0, a1) LINESTRING (b0, b1)`.  A failure is a message in err. */
 void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const char *rest, FloorParse *fp, char *err,
-                     size_t errlen)
+              size_t errlen)
 {
   GeomLink    lk;
   const char *a, *l1, *l2;
@@ -367,7 +366,7 @@ void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const char *
 
 /* The walkable area of a scene of floors: their union, each floor apart from the others. */
 PetscErrorCode FloorsJoin(GEOSContextHandle_t h, FloorParse *fp, GEOSGeometry **walk, Geometry *g, char *err,
-                                 size_t errlen)
+                          size_t errlen)
 {
   GEOSGeometry *parts[GEOM_MAX_FLOORS], *coll;
   PetscFunctionBeginUser;

@@ -642,7 +642,6 @@ PetscErrorCode CrowdCheck(MPI_Comm comm, Params *p)
 
 /* ---- the module: hooks the loop calls (sim.h, modules.c) --------------------------- */
 
-
 static PetscErrorCode CrowdRestored(Sim *s, void *ctx)
 {
   Crowd *c = (Crowd *)ctx;

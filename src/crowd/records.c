@@ -129,8 +129,8 @@ static void Passages(ExitRec *r, PetscInt *n)
 
 /* passages: the exit records reduced to one passage per agent (the report), or as they
    are (a checkpoint, so that a restart goes on with the same records) */
-PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs,
-                                PetscInt *ncr, PetscReal **dens)
+PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscInt *tot, CrossRec **crs, PetscInt *ncr,
+                         PetscReal **dens)
 {
   const Crowd *c = CrowdOf(s);
   PetscFunctionBeginUser;
@@ -145,8 +145,8 @@ PetscErrorCode GatherAll(const Sim *s, PetscBool passages, ExitRec **all, PetscI
 }
 
 /* The tables `exits` and `sensors` in group g (collective; rank 0's rows). */
-PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const ExitRec *all, PetscInt tot,
-                                  const CrossRec *crs, PetscInt ncr)
+PetscErrorCode WriteTables(MPI_Comm comm, hid_t g, hid_t dxpl, const ExitRec *all, PetscInt tot, const CrossRec *crs,
+                           PetscInt ncr)
 {
   hid_t   t;
   hsize_t d[1] = {(hsize_t)tot};

@@ -263,4 +263,3 @@ PetscErrorCode StressAfterStep(Sim *s, PetscBool last)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

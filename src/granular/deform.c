@@ -57,8 +57,8 @@
 #include <throng/io/io.h>
 
 typedef struct {
-  PetscInt64 area; /* sum of r^2 / r_max^2 in units of 2^-32, all ranks */
-  PetscBool  done; /* the target packing fraction was reached                 */
+  PetscInt64 area;                /* sum of r^2 / r_max^2 in units of 2^-32, all ranks */
+  PetscBool  done;                /* the target packing fraction was reached                 */
   PetscReal (*rate)(const Sim *); /* the box's rate of the next step, when a controller
                                      sets it (the barostat: DeformSetRate); else -deform_rate */
 } Deform;

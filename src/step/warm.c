@@ -99,10 +99,6 @@
 #include <throng/step/warm_list.h>
 #include <string.h>
 
-
-
-
-
 /* The clamped increment of wall entry E of disk i at (xi, yi).  gs (the last sweep of
    a step): its multiplier along the normal is added to gs[0], gs[1]. */
 /* Wall t (half-planes, then segments): the distance of the centre (x, y) from it and its
@@ -290,10 +286,6 @@ static void WarmTileLast(Sim *s, void *ctx, PetscInt tx, PetscInt ty, PetscBool 
       while (B.i < B.ie) LaneStep(s, wm, &B);
     }
 }
-
-
-
-
 
 /* The warm start (the essay): each owned disk moves by W, the field; F becomes W - x. */
 static PetscErrorCode WarmStart(Sim *s, Warm *wm)

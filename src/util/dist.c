@@ -22,7 +22,6 @@
 #include <ctype.h>
 #include <math.h>
 
-
 /* The standard normal distribution function and its quantile: Acklam's rational
    approximation (relative error below 1.2e-9), refined by one Halley step on erfc, which
    brings it to double precision. */

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <limits.h>
 
-
 /* ---- Declaring an option --------------------------------------------------------------
  * Every option is read by one of the helpers below, and by nothing else.  A helper
  *   - checks the value where it is read, for the command line and the YAML file alike:

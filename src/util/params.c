@@ -11,7 +11,6 @@
 #include <string.h>
 #include <math.h>
 
-
 PetscErrorCode ParamsSetDefaults(Params *p)
 {
   PetscFunctionBeginUser;
@@ -204,7 +203,6 @@ PetscErrorCode TrajectoryStride(MPI_Comm comm, const Params *prm, PetscInt *stri
 
 /* ---- the populations, radii and speeds ------------------------------------------------ */
 
-
 PetscBool PopulationHolds(const Population *q, PetscReal x, PetscReal y)
 {
   PetscBool in = PETSC_FALSE;
@@ -255,7 +253,6 @@ void ParamsRadiusOption(const Params *p, char *buf, size_t len)
              : p->bidisperse > 0 ? "-radius and -bidisperse"
                                  : "-radius");
 }
-
 
 PetscReal ParamsRadiusMax(const Params *prm)
 {

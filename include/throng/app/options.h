@@ -13,7 +13,7 @@ PetscErrorCode CheckUnusedOptions(MPI_Comm comm, const Params *p);
 void           TakeConfigFile(int *argc, char ***argv);
 PetscErrorCode LoadConfigFile(MPI_Comm comm, int *argc, char ***argv);
 /* The config file taken from argv (NULL: none). */
-const char *ConfigFile(void);
+const char    *ConfigFile(void);
 PetscErrorCode ParamsView(MPI_Comm comm, const Params *p);
 
 /* scenarios.c: -scenario NAME sets its options (unless given); the names for -help. */

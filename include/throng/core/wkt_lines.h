@@ -7,7 +7,7 @@
 typedef struct {
   char msg[512];
 } GeosMsg;
-#define GEOM_COORD_MAX 1e7 /* m: 10 000 km, and 1e-9 m resolution in double precision */
+#define GEOM_COORD_MAX  1e7 /* m: 10 000 km, and 1e-9 m resolution in double precision */
 #define GEOM_MAX_FLOORS 64
 #define GEOM_MAX_LINKS  256
 #define GEOM_FLOOR_GAP  1.0 /* m: the least distance between two floors in the plane */
@@ -37,16 +37,16 @@ PetscBool StairAxisIn(GEOSContextHandle_t h, const GEOSGeometry *area, const Geo
    wholly inside the zones before it (the first zone that holds a point is its zone, so
    such a zone would be ignored).  A failure is a message in err. */
 PetscErrorCode ZonesCheck(GEOSContextHandle_t h, const GEOSGeometry *walk, GEOSGeometry **zg, const Geometry *g,
-                                 char *err, size_t errlen);
+                          char *err, size_t errlen);
 /* `floor NAME LEVEL POLYGON (...)`.  A failure is a message in err. */
-void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno, const char *rest,
-                      FloorParse *fp, char *err, size_t errlen);
+void FloorLine(GEOSContextHandle_t h, GEOSWKTReader *rd, GeosMsg *gm, int lineno, const char *rest, FloorParse *fp,
+               char *err, size_t errlen);
 /* `link [NAME] LINESTRING (a0, a1) LINESTRING (b0, b1)`.  A failure is a message in err. */
 void LinkLine(GEOSContextHandle_t h, GEOSWKTReader *rd, int lineno, const char *rest, FloorParse *fp, char *err,
-                     size_t errlen);
+              size_t errlen);
 /* The walkable area of a scene of floors: their union, each floor apart from the others. */
 PetscErrorCode FloorsJoin(GEOSContextHandle_t h, FloorParse *fp, GEOSGeometry **walk, Geometry *g, char *err,
-                                 size_t errlen);
+                          size_t errlen);
 /* Each link line on the outline of a floor (its outer ring or a hole's: a stairwell), the
    two on different floors; the floors into g with their rings.  After Boundaries (the
    inside test for the normals).  A failure is a message in err. */

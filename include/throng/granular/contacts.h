@@ -3,8 +3,6 @@
 #include <throng/util/opt.h>
 #include <throng/core/sim.h>
 
-
-
 /* -stress, -stress_bands (RUN options: recording does not change a bit of the run). */
 PetscErrorCode StressSetFromOptions(Opt *o);
 PetscErrorCode StressCheck(MPI_Comm comm, const Params *p);

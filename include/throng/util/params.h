@@ -212,7 +212,6 @@ typedef struct {
   PetscInt   ndecl;
 } Params;
 
-
 PetscErrorCode ParamsSetDefaults(Params *p);
 /* The population of agent id (0 without -populations); the fastest free speed and the
    longest time gap of any agent. */
