@@ -8,7 +8,10 @@
 #       fuzz      has its own ASan + UBSan build (clang, libFuzzer);
 #       valgrind  memcheck cannot run a sanitized program;
 #       stress    10^5 steps on 8 ranks: it runs in the Release build, and here once more
-#                 with 10^4 steps (the same code paths, a tenth of the time).
+#                 with 10^4 steps (the same code paths, a tenth of the time);
+#       badinput  every bad-input case runs in the Release build; here badinput_sample
+#                 runs a fifth of them, chosen by the commit count, so that each case
+#                 runs sanitized within five commits.
 #     Sanitizer reports are written to files (log_path), not only to stderr, so that a
 #     report inside a test that expects its run to fail (badinput, faults) or that hides
 #     the program's output is still caught: any report file fails this script.
@@ -30,9 +33,11 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 logs=$work/reports; mkdir "$logs"
 fail=0
 
+SECONDS=0
 cmake -S "$SRC" -B "$B" -DCMAKE_BUILD_TYPE=Sanitize >/dev/null || exit 1
 cmake --build "$B" -j "$J" >/dev/null || { echo "sanitize: the build failed" >&2; exit 1; }
 MPIEXEC=$(sed -n 's/^MPIEXEC_EXECUTABLE:FILEPATH=//p' "$B/CMakeCache.txt")
+echo "sanitize: built build-san in $SECONDS s"
 
 # reports: print the first lines of every report in $logs, return 1 if any (a log file
 # that holds only LeakSanitizer's table of used suppressions is not a report)
@@ -58,6 +63,7 @@ echo "sanitize: the suite in build-san (ASan + UBSan), all but the tests labelle
 # a skipped test passes ctest: name it in the last line, so that CI's output shows it
 skipped=$(sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([A-Za-z0-9_]*\) .*\*\*\*Skipped.*/\1/p' "$work/ctest.log" | tr '\n' ' ')
 reports "suite" || fail=1
+echo "sanitize: the suite took $SECONDS s since the start"
 echo "sanitize: the stress test, 10^4 steps"
 bash "$SRC/tests/test_stress.sh" "$B/throng" "$MPIEXEC" 10000 >"$work/stress.log" 2>&1 || { fail=1; cat "$work/stress.log" >&2; }
 tail -3 "$work/stress.log"
@@ -66,7 +72,7 @@ reports "stress" || fail=1
 # 3. leaks, with full stacks
 export ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1:log_path=$logs/asan"
 export LSAN_OPTIONS="suppressions=$SRC/tests/fuzz/lsan.supp"
-echo "sanitize: leaks (units, violation, edmd lemmas, the program on 2 ranks)"
+echo "sanitize: leaks (units, violation, edmd lemmas, the program on 2 ranks), from $SECONDS s"
 (cd "$B" && ctest --output-on-failure -R '^(units_np[124]|violation_np[12]|edmd_lemmas)$') || fail=1
 dir=$work/run; mkdir "$dir"
 timeout 600 "$MPIEXEC" -n 2 --oversubscribe "$B/throng" -n 2000 -init uniform -attract_gamma 0.5 -attract_center 10,10 -dt 0.01 -steps 100 \
@@ -78,5 +84,6 @@ fi
 reports "leaks" || fail=1
 
 [ -n "$skipped" ] && echo "sanitize: SKIPPED, did not run on this machine (ctest -V -R NAME says why): $skipped"
+echo "sanitize: $SECONDS s in all"
 if [ $fail -eq 0 ]; then echo "sanitize: clean${skipped:+, but skipped: $skipped}"; else echo "sanitize: FAILED" >&2; fi
 exit $fail
