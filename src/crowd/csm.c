@@ -257,7 +257,7 @@ static inline PetscInt SpacingWho(PetscInt n, const PetscReal *restrict dx, cons
   }
 #pragma omp simd reduction(min : kb)
   for (PetscInt k = 0; k < n; k++) {
-    const PetscInt v = (q[k] == best) & (id[k] == bid) ? k : n;
+    const PetscInt v = ((q[k] == best) & (id[k] == bid)) ? k : n;
     kb               = v < kb ? v : kb;
   }
   return kb;

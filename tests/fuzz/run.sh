@@ -32,8 +32,10 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/seed-restart"
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS= build-fuzz/throng -n 50 -box 0,0,20,20 -tile 2 -steps 10 -output "$work/r" -quiet >/dev/null 2>&1 \
   && cp "$work/r.chk.h5" "$work/seed-restart/" || { echo "fuzz: could not write the restart seed" >&2; exit 1; }
-status=0
-for t in $TARGETS; do
+# The targets run side by side, as many at a time as there are cores (each libFuzzer
+# process uses one): the same inputs per target as one after the other, in less time.
+fuzz_one() { # target
+  local t=$1 seeds log rc runs cov
   seeds="tests/fuzz/corpus/$t"; [ "$t" = restart ] && seeds="$work/seed-restart tests/fuzz/corpus/restart"
   mkdir -p "$work/corpus-$t"
   log="$OUT/$t.log"
@@ -43,7 +45,18 @@ for t in $TARGETS; do
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
-  if [ $rc -eq 0 ]; then echo "fuzz $t: ${runs:-?} inputs in ${SECONDS_EACH} s, ${cov:-cov ?}, no finding"
-  else echo "fuzz $t: FINDING (exit $rc), see $log and $OUT/$t-*"; grep -m3 -E 'ERROR|SUMMARY' "$log"; status=1; fi
+  if [ $rc -eq 0 ]; then echo "fuzz $t: ${runs:-?} inputs in ${SECONDS_EACH} s, ${cov:-cov ?}, no finding" >"$work/verdict-$t"
+  else { echo "fuzz $t: FINDING (exit $rc), see $log and $OUT/$t-*"; grep -m3 -E 'ERROR|SUMMARY' "$log"; } >"$work/verdict-$t"; fi
+  return $rc
+}
+for t in $TARGETS; do
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+  fuzz_one "$t" &
+done
+wait
+status=0 # from the verdicts: a target without one, or with a finding, fails the run
+for t in $TARGETS; do
+  if [ -s "$work/verdict-$t" ]; then cat "$work/verdict-$t"; else echo "fuzz $t: no verdict"; status=1; fi
+  grep -q FINDING "$work/verdict-$t" 2>/dev/null && status=1
 done
 exit $status
