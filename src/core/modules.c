@@ -1,15 +1,15 @@
-/* modules — the plug board: which modules a run has, and the loop's calls of their hooks.
+/* modules — the loop's calls of the modules' hooks.
  *
  * The core (sim.c, main.c, checkpoint.c) knows modules only through SimModule (sim.h):
  * a set of hooks at fixed points of a run — set-up, the initial sites and disks, before
  * and after every rebinning, the end of every step, the end of the run, checkpoints and
  * the state digest — and a context pointer to the module's own state.  Each module has a
  * create function that says, from the options, whether the run needs it, and fills in
- * its hooks.  The list below is the only place that names the modules: a new one is a
- * file with its create function and one line here.
+ * its hooks; sim.c asks every registered one at set-up (SimModuleRegister), and
+ * app/register.c is the only place that names them.
  *
- * Order matters where modules interact, and it is the order of this list, on every rank,
- * so that the result stays the same on any rank count.                                */
+ * The hooks are called in the order of registration, on every rank, so that the result
+ * stays the same on any rank count.                                                     */
 #include <throng/core/modules.h>
 #include <string.h>
 

@@ -14,7 +14,7 @@
  * `link [NAME] LINESTRING LINESTRING` lines between them.
  * `exit` (one line per exit) is a LINESTRING lying on the boundary of the walkable area.
  * `sensor` (optional, one line per sensor) is a LINESTRING anywhere: a measurement line
- * whose crossings are counted (crowd.c); it is not a wall.
+ * whose crossings are counted (sensors.c); it is not a wall.
  * Routes (route.c), all optional:
  *
  *     exit main LINESTRING (6 11, 7.2 11)          # an exit may have a name

@@ -4,7 +4,7 @@
  * drawn as the distribution asked, did the slow population take the stairs, how long did
  * the agents of the upper floor need.  The run's other tables answer per event (exits,
  * arrivals, link passages); PREFIX.agents.csv answers per agent, written by rank 0 at the
- * end beside them (crowd.c), one row per id in id order:
+ * end beside them (records.c), one row per id in id order:
  *
  *     id           the agent (ids of the start first, then the arrivals in order)
  *     population   its population's name (-populations; "" for -speed's agents)

@@ -20,7 +20,7 @@
  * Direction at a point: the gradient at the nodes by central differences (one-sided
  * where a neighbour is inactive), bilinearly interpolated from the active nodes of the
  * cell, normalised.  Regions that reach no exit keep phi = inf; the crowd set-up checks
- * that no agent starts there (crowd.c).
+ * that no agent starts there (crowd_module.c).
  *
  * Replicated, not distributed: every rank computes the whole field from the same input,
  * the same way, so every rank has bitwise the same phi (the direction of a disk depends

@@ -8,7 +8,7 @@
  *     UTF-8 string (h5py returns it as str; PedPy's WalkableArea takes a str as WKT and
  *     anything else as coordinates, so a fixed-length string, read as bytes, fails).
  *     Here: the geometry's walkable area joined with the doors' lanes, where agents walk
- *     on after their passage until they are removed (crowd.c), so every row lies in it.
+ *     on after their passage until they are removed (exits.c), so every row lies in it.
  * (PedPy's load_trajectory_from_ped_data_archive_hdf5 requires the dataset, the four
  * columns and the attribute fps; load_walkable_area_from_ped_data_archive_hdf5 requires
  * the root attribute, and WalkableArea one polygon: a walkable area of separate parts

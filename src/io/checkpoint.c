@@ -25,7 +25,7 @@
  * combines the chunk sums in order, so a checkpoint reads the same on any rank count.
  * Reading
  * checks the format name and version, the dataset sizes, and that the options that
- * define the equations are the ones of this run: every option declared PHYS in options.c
+ * define the equations are the ones of this run: every option declared PHYS (util/opt.c)
  * (time step, radii, box, walls, cells, drivers, solver, the seed of the drawn free speeds
  * and noise, ...), with its final value, is in the string "physics" that both compare;
  * every failure — also a read failing on some ranks only, as a truncated file does — is

@@ -57,7 +57,7 @@ typedef enum { CROWD_CSM, CROWD_PROJECTION } CrowdModel;
 typedef enum { EXIT_PASS, EXIT_REACH } ExitRule;
 typedef enum { ROUTE_NEAREST_EXIT, ROUTE_QUICKEST } RouteChoice;
 
-/* How an option is declared (options.c): its kind says whether it defines the equations
+/* How an option is declared (util/opt.c): its kind says whether it defines the equations
    (PHYS: a restart must be given the same value) or only steers the run (RUN).       */
 typedef enum { OPT_RUN, OPT_PHYS } OptionKind;
 typedef enum { OPTT_REAL, OPTT_REALS, OPTT_INT, OPTT_INTS, OPTT_INT64, OPTT_BOOL, OPTT_STRING, OPTT_ENUM } OptionType;
@@ -135,7 +135,7 @@ typedef struct {
   PetscReal   speed2[4];       /* -speed2 ...: a second population's distribution            */
   PetscReal   frac2;           /* -speed2_fraction: the share of agents drawn from -speed2    */
   CrowdModel  crowdModel;      /* -crowd_model csm|projection (csm.c; seed 001 §4.2)        */
-  ExitRule    exitRule;        /* -exit_rule pass|reach: when an agent has left (crowd.c)     */
+  ExitRule    exitRule;        /* -exit_rule pass|reach: when an agent has left (exits.c)     */
   PetscReal   csmT[2];         /* -csm_time_gap, -csm_time_gap2: T of each population (s)     */
   PetscReal   csmRep[2];       /* -csm_repulsion a,D: neighbours' repulsion strength, range   */
   PetscReal   csmWall[2];      /* -csm_wall_repulsion a,D: the walls'                         */
@@ -207,7 +207,7 @@ typedef struct {
   PetscBool  stress;                         /* -stress: contact stress at the progress steps (contacts.c) */
   PetscInt   stressBands;                    /* -stress_bands K: its profile in K horizontal bands */
   PetscBool  contactOutput;                  /* -contact_output: contacts at the snapshot steps (contact_output.c) */
-  OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (options.c)     */
+  OptionDecl decl[THRONG_MAX_OPTIONS];       /* every option, in the order read (opt.c)         */
   PetscInt   crowdDecl[2];                   /* decl[] of the crowd's options: [first, last)     */
   PetscInt   ndecl;
 } Params;
@@ -225,7 +225,7 @@ PetscReal ParamsRadiusMax(const Params *p);
 void ParamsRadiusOption(const Params *p, char *buf, size_t len);
 /* Is (x, y) in the start region of population q? */
 PetscBool PopulationHolds(const Population *q, PetscReal x, PetscReal y);
-/* How far beyond a door's line agents walk on before they are removed (crowd.c):
+/* How far beyond a door's line agents walk on before they are removed (exits.c):
    2 r_max + v0_max T_max with the time-gap law and -exit_rule pass, else 0. */
 PetscReal ParamsExitDepth(const Params *p);
 /* Does the box change in this run (-deform_rate, -shear_rate, -barostat)? */
