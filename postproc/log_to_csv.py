@@ -5,7 +5,9 @@
     /usr/bin/python3 postproc/log_to_csv.py run.log > run.csv
     /usr/bin/python3 postproc/log_to_csv.py run.log --plot run.png   # needs python3-matplotlib
 
-Columns: step, time, n, max_overlap, disp_over_skin, particle_steps_per_s.
+Columns: step, time, n, max_overlap, disp_over_skin, particle_steps_per_s, rms_speed
+(the RMS speed over the step before the line; empty on the first line and in logs from
+before issue 46).
 The summary's state digest, wall time and memory are written as '#' comment lines.
 Uses only the standard library (matplotlib for --plot); run it with Debian's
 /usr/bin/python3, which sees Debian's python3-matplotlib.
@@ -15,7 +17,8 @@ import re
 import sys
 
 PROGRESS = re.compile(
-    r"^step\s+(\d+)\s+t\s+(\S+)\s+N\s+(\d+)\s+max_overlap\s+(\S+)\s+disp/skin\s+(\S+)\s+(\S+)\s+particle-steps/s")
+    r"^step\s+(\d+)\s+t\s+(\S+)\s+N\s+(\d+)\s+max_overlap\s+(\S+)\s+disp/skin\s+(\S+)\s+(\S+)\s+particle-steps/s"
+    r"(?:.*\srms_speed\s+(\S+))?")
 
 
 def parse(lines):
@@ -23,8 +26,9 @@ def parse(lines):
     for line in lines:
         m = PROGRESS.match(line)
         if m:
-            step, t, n, ovl, disp, rate = m.groups()
-            rows.append((int(step), float(t), int(n), float(ovl), float(disp), float(rate)))
+            step, t, n, ovl, disp, rate, speed = m.groups()
+            rows.append((int(step), float(t), int(n), float(ovl), float(disp), float(rate),
+                         "" if speed is None else float(speed)))
         elif line.startswith("summary:") or line.startswith("state-digest:"):
             notes.append(line.rstrip("\n"))
     return rows, notes
@@ -45,7 +49,7 @@ def main():
         sys.exit(f"log_to_csv: no progress lines in {args.log} (was the run -quiet?)")
     for note in notes:
         print("# " + note)
-    print("step,time,n,max_overlap,disp_over_skin,particle_steps_per_s")
+    print("step,time,n,max_overlap,disp_over_skin,particle_steps_per_s,rms_speed")
     for r in rows:
         print(",".join(str(v) for v in r))
     if args.plot:

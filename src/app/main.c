@@ -6,6 +6,7 @@
  *   finish   summary, density map, and the last line `state-digest: <hex>`, a hash of
  *            every disk's (id, x, y) that is the same on any number of ranks.           */
 #include <throng/core/sim.h>
+#include <throng/core/speed.h>
 #include <throng/app/options.h>
 #include <throng/io/report.h>
 #include <throng/step/pbd.h>
@@ -218,6 +219,14 @@ static PetscErrorCode Unsound(Job *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Is the next step one whose speeds a progress line or the summary reports? */
+static PetscBool SpeedWanted(const Job *j)
+{
+  const PetscInt K = j->prm.progress > 0 ? j->prm.progress : PetscMax(1, j->prm.steps / 10), next = j->s.step + 1;
+  if (next == j->prm.steps) return PETSC_TRUE;
+  return next % K == 0 && !(j->prm.quiet && j->prm.progress <= 0) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* The time loop: a step, the modules' step end, the outputs, signals, progress.  An
    unsound state (Unsound: an overlap beyond -overlap_abort, a sweep beyond the skin, a
    box past close packing) ends it at once (blownStep): nothing of it is written, and
@@ -246,7 +255,9 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
         ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
       PetscCall(H5MDRememberPrevious(&j->w, &j->s));
     PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
+    if (SpeedWanted(j)) SpeedMark(&j->s); /* the progress line's, or the summary's, rms_speed */
     PetscCall(SimStep(&j->s));
+    if (j->s.speedMark == j->s.step - 1) PetscCall(SpeedMeasure(&j->s)); /* before an exit removes disks */
     PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
     if (j->output) PetscCall(H5MDWriteStress(&j->w, &j->s)); /* its time series in the snapshot file */
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;
@@ -373,6 +384,12 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                   "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
                   (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), (double)ovl, (double)(ovl / j->dmean),
                   j->s.rebins, moved, checks, (double)(disp / j->prm.skin), beyond));
+    if (j->s.speedStep >= 0)
+      PetscCall(PetscPrintf(comm,
+                            "summary: rms_speed %.6e (%.3e mean diameters per unit time)  max_speed %.6e over step "
+                            "%" PetscInt_FMT " (the last measured: |x(t+dt) - x(t)| / dt)\n",
+                            (double)j->s.rmsSpeed, (double)(j->s.rmsSpeed / j->dmean), (double)j->s.maxSpeed,
+                            j->s.speedStep));
     PetscCall(SimSolverReport(&j->s));
     if (j->size > 1 && j->s.step > j->step0) { /* the inputs of the performance model (docs/performance.md) */
       PetscInt64 t[3] = {j->s.halo.exchanges, j->s.halo.bytes, j->s.halo.messages};

@@ -134,6 +134,10 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
     PetscCall(DomainCreate(comm, prm->box, prm->pbc, cm, prm->tile, prm->grid, &s->dom));
   }
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
+  /* the positions at a step's start: kept by the prediction (pbd.c), read by speed.c */
+  PetscCall(ParticlesRegisterField(&s->P, "sp_x", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES, &s->speedK[0]));
+  PetscCall(ParticlesRegisterField(&s->P, "sp_y", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES, &s->speedK[1]));
+  s->speedStep = -1;
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));
   PetscCall(MigratorCreate(&s->dom, &s->mig));
@@ -163,7 +167,6 @@ PetscErrorCode SimDestroy(Sim *s)
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
   PetscCall(PetscFree(s->wallMask));
-  PetscCall(PetscFree2(s->saveX, s->saveY));
   PetscCall(PetscFree(s->bal.rec));
   PetscCall(WallsDestroy(&s->walls));
   PetscCall(DomainDestroy(&s->dom));

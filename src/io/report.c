@@ -54,11 +54,14 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
       PetscCall(PetscStrncpy(eta, both, sizeof(eta)));
     }
   }
+  char speed[48] = ""; /* the RMS speed over the step just taken (speed.c) */
+  if (s->speedStep == s->step && s->step > 0)
+    PetscCall(PetscSNPrintf(speed, sizeof(speed), "  rms_speed %.3e", (double)s->rmsSpeed));
   PetscCall(PetscPrintf(s->dom.comm,
                         "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT
-                        "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s  largest %.3e\n",
+                        "  max_overlap %.3e  disp/skin %.2f  %.3e particle-steps/s  ETA %s  largest %.3e%s\n",
                         s->step, (double)s->time, s->idPrint.n, (double)ovl, (double)(disp / s->prm.skin), (double)rate,
-                        eta, (double)s->ovlMax));
+                        eta, (double)s->ovlMax, speed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -47,6 +47,7 @@
 #include <throng/step/pbd.h>
 #include <throng/util/project.h>
 #include <throng/core/stress.h>
+#include <throng/core/speed.h>
 
 static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x,
                              PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id,
@@ -325,17 +326,11 @@ PetscErrorCode PBDPredict(Sim *s)
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
   PetscLogDouble b0, b1;
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  {
-    const PetscInt m = p->n + p->ng; /* where the last sweep left the disks is kept (CheckBeyondSkin) */
-    if (m > s->saveCap) {
-      s->saveCap = m + m / 4 + 16;
-      PetscCall(PetscFree2(s->saveX, s->saveY));
-      PetscCall(PetscMalloc2(s->saveCap, &s->saveX, s->saveCap, &s->saveY));
-    }
-  }
+  /* where the last sweep left the disks (and ghosts) is kept, for CheckBeyondSkin and
+     for the step's speeds (speed.c: the fields travel with a disk that the step rebins) */
+  PetscReal *saveX = SpeedSavedX(s), *saveY = SpeedSavedY(s);
   PetscCall(PetscTime(&b0));
-  PetscCall(
-    DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, s->saveX, s->saveY, d2));
+  PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, saveX, saveY, d2));
   PetscCall(PetscTime(&b1));
   s->busy += b1 - b0;
   d2[2] = s->control; /* requests (signals, wall clock) ride on the same reduction */
@@ -346,8 +341,8 @@ PetscErrorCode PBDPredict(Sim *s)
   PBDNoteDisplacement(s, left);
   if (BeyondHalfSkin(s, left)) { /* back to where the sweep left them, checked (and rebinned there), predicted again */
     const PetscInt m = p->n + p->ng;
-    PetscCall(PetscArraycpy(p->x, s->saveX, m));
-    PetscCall(PetscArraycpy(p->y, s->saveY, m));
+    PetscCall(PetscArraycpy(p->x, saveX, m));
+    PetscCall(PetscArraycpy(p->y, saveY, m));
     PetscCall(CheckBeyondSkin(s, left));
     PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, NULL, NULL, d2));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d2, 2, MPIU_REAL, MPI_MAX, s->dom.comm));

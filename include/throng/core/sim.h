@@ -124,12 +124,14 @@ struct Sim {
   PetscReal      skinDisp;      /* ... how far                                              */
   PetscInt64     skinMissed;    /* ... the pairs it missed                                 */
   PetscInt64     skinChecks;    /* sweeps that ended beyond skin/2, each checked (pbd.c)    */
-  PetscReal     *saveX, *saveY; /* where the last sweep left the disks (and ghosts): kept
-                                   by the prediction for that check (pbd.c)             */
-  PetscInt       saveCap;
   PetscReal      ovlMax;     /* largest overlap measured at the progress samples          */
   PetscInt       ovlSamples; /* ... how many (every -progress K steps, also with -quiet)  */
   PetscInt       ovlStep;    /* the step of the last sample (-1: none)                   */
+  PetscInt       speedK[2];  /* speed.c: the fields of the positions at a step's start (the
+                                prediction keeps them, pbd.c; CheckBeyondSkin uses them) */
+  PetscInt       speedMark;  /* the step after which SpeedMark kept them                  */
+  PetscInt       speedStep;  /* the step whose speeds were measured last (-1: none)       */
+  PetscReal      rmsSpeed, maxSpeed; /* ... its RMS and largest speed (length per unit time) */
   Digest         idPrint;    /* id-set fingerprint, for -check_conservation               */
   PetscReal      control;    /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats    sol;
