@@ -269,11 +269,16 @@ void PBDNoteDisplacement(Sim *s, PetscReal disp) { s->sweepDisp = PetscMax(s->sw
    main.c stops the run (s->skinStep); else the sweep was exact after all (a column
    that moves as one, say) and the run goes on from the new binning, which the check's
    place in the trajectory decides: the same on any rank count and after a restart.
-   (A pair that met and parted again within the sweep is not seen.)  Collective. */
+   (A pair that met and parted again within the sweep is not seen.)  The ghosts are
+   brought to their owners' positions first: a sweep leaves them as its last exchange
+   did, and a warm start (warm.c) moves owned disks only, so that the first count, made
+   with stale ghosts, depended on the rank count (issue 46: a crowd stopped on 2 ranks
+   for 5 "missed" pairs that 1 and 3 ranks found to be candidates).  Collective. */
 static PetscErrorCode CheckBeyondSkin(Sim *s, PetscReal disp)
 {
   PetscInt64 c0, c1;
   PetscFunctionBeginUser;
+  PetscCall(HaloForward(&s->dom, &s->P, &s->halo));
   PetscCall(SimCountContacts(s, &c0));
   PetscCall(SimRebin(s));
   PetscCall(SimCountContacts(s, &c1));
