@@ -71,6 +71,7 @@ changed() { # name value -> a valid value that differs (a tiny change where it c
     halfplanes) [ -z "$value" ] && { echo 0,1,-1000; return; } ;;
     gravity_schedule) [ -z "$value" ] && { echo 1000,0,0; return; } ;;
     bidisperse) [ "$value" = 0 ] && { echo 1.4; return; } ;;
+    pbdw_sweeps) [ "$value" = 1 ] && echo 2 || echo 1; return ;; # 1 or 2 only
     # a crowd has no periodic box to deform: test_granular.sh restarts a compression with
     # another -deform_phi and another -periodic, test_shear.sh a shear with another rate,
     # test_barostat.sh a pressure-controlled box with another target and tau

@@ -27,12 +27,19 @@
  *      (default 1) and kappa = -pbdw_blend (default 0.1); theta also scales every lambda.
  * With every lambda and W zero a step is PBD's: the prediction and one sweep.
  *
- * -pbdw_sweeps 2, the symmetric step (issue 30's first form, PBDWStepSymmetric): after the
- * prediction a pass that moves no disk sums G along the normals at the predicted
- * positions, the warm start W = theta (D + a (G - D)) is formed from the last step's D,
- * and the sweep runs forward, then exactly backward.  It costs about twice the
- * one-sweep step and is no more accurate in piles; in a deep crowd queue it stays closer
- * to PNGS's flow (docs/algorithm.md, "Crowds").
+ * -pbdw_sweeps 2, the symmetric step and the default since issue 46 (issue 30's first form,
+ * PBDWStepSymmetric): after the prediction a pass that moves no disk sums G along the
+ * normals at the predicted positions, the warm start W = theta (D + a (G - D)) is formed
+ * from the last step's D, and the sweep runs forward, then exactly backward.  It costs
+ * 2.3 times the one-sweep step.  Why it is the default: with frozen contacts a sweep is a
+ * linear map of the disks' displacements whose eigenvalues mu give the step the roots of
+ * z^2 - 2 mu z + mu = 0.  A symmetric sweep has real mu in [0, 1), and the roots then
+ * lie inside the unit circle with |z| = sqrt(mu); a forward sweep has complex mu, and a
+ * phase of 10^-3 near |mu| = 1 already puts a root outside it (jobs/warm_model.py).  In
+ * piles wider than a few tens of disks the one-sweep step bursts: 100 x 400 and 400 x 100
+ * disks and the 10^6 pile stop within 2600 steps, where the symmetric step holds 0.27 %
+ * of a diameter over 10^4 (docs/algorithm.md, "Wide piles").  In a deep crowd queue it
+ * also stays closer to PNGS's flow (docs/algorithm.md, "Crowds").
  *
  * Cost.  The last sweep sums G and finds lambda_max as it goes, so a step is PBD's
  * passes plus the two streaming passes of steps 2 and 4.  The sweep projects every
@@ -518,7 +525,8 @@ static PetscErrorCode PBDWView(MPI_Comm comm, const Params *p)
                         "throng: solver=pbdw warm=%g blend=%g sweeps=%" PetscInt_FMT
                         " (contact multipliers carried between steps, %d slots per disk; %s)\n",
                         (double)p->warm, (double)p->warmBlend, p->warmSweeps, WARM_SLOTS,
-                        p->warmSweeps == 2 ? "a symmetric sweep" : "one forward sweep"));
+                        p->warmSweeps == 2 ? "a symmetric sweep"
+                                           : "one forward sweep: unstable in wide piles, docs/algorithm.md"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -98,7 +98,7 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->tao        = PETSC_FALSE;
   p->monitor    = PETSC_FALSE;
   p->warmBlend  = 0.1; /* -pbdw_blend's kappa (warm.c) */
-  p->warmSweeps = 1;   /* -pbdw_sweeps */
+  p->warmSweeps = 2;   /* -pbdw_sweeps: the symmetric step (issue 46: the one-sweep step is unstable in wide piles) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
