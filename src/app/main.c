@@ -255,7 +255,7 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
         ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
       PetscCall(H5MDRememberPrevious(&j->w, &j->s));
     PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
-    if (SpeedWanted(j)) SpeedMark(&j->s); /* the progress line's, or the summary's, rms_speed */
+    if (SpeedWanted(j)) PetscCall(SpeedMark(&j->s)); /* the progress line's, or the summary's, rms_speed */
     PetscCall(SimStep(&j->s));
     if (j->s.speedMark == j->s.step - 1) PetscCall(SpeedMeasure(&j->s)); /* before an exit removes disks */
     PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
@@ -384,12 +384,16 @@ static PetscErrorCode JobSummary(MPI_Comm comm, Job *j)
                   "  pair_checks %" PetscInt64_FMT "  max_disp/skin %.3f%s\n",
                   (double)j->s.ovlMax, (double)(j->s.ovlMax / j->dmean), (double)ovl, (double)(ovl / j->dmean),
                   j->s.rebins, moved, checks, (double)(disp / j->prm.skin), beyond));
+    char left[96] = "";
+    if (j->s.speedLeftOut > 0)
+      PetscCall(PetscSNPrintf(left, sizeof(left), "; %" PetscInt64_FMT " disks that changed rank in that step left out",
+                              j->s.speedLeftOut));
     if (j->s.speedStep >= 0)
       PetscCall(PetscPrintf(comm,
                             "summary: rms_speed %.6e (%.3e mean diameters per unit time)  max_speed %.6e over step "
-                            "%" PetscInt_FMT " (the last measured: |x(t+dt) - x(t)| / dt)\n",
+                            "%" PetscInt_FMT " (the last measured: |x(t+dt) - x(t)| / dt)%s\n",
                             (double)j->s.rmsSpeed, (double)(j->s.rmsSpeed / j->dmean), (double)j->s.maxSpeed,
-                            j->s.speedStep));
+                            j->s.speedStep, left));
     PetscCall(SimSolverReport(&j->s));
     if (j->size > 1 && j->s.step > j->step0) { /* the inputs of the performance model (docs/performance.md) */
       PetscInt64 t[3] = {j->s.halo.exchanges, j->s.halo.bytes, j->s.halo.messages};

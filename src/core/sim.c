@@ -134,10 +134,8 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
     PetscCall(DomainCreate(comm, prm->box, prm->pbc, cm, prm->tile, prm->grid, &s->dom));
   }
   PetscCall(ParticlesCreate(&s->P, (PetscInt)(prm->n / s->dom.size + 16)));
-  /* the positions at a step's start: kept by the prediction (pbd.c), read by speed.c */
-  PetscCall(ParticlesRegisterField(&s->P, "sp_x", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES, &s->speedK[0]));
-  PetscCall(ParticlesRegisterField(&s->P, "sp_y", FIELD_REAL, FIELD_OWNED | FIELD_MIGRATES, &s->speedK[1]));
   s->speedStep = -1;
+  s->speedMark = -1;
   PetscCall(CellsCreate(&s->dom, &s->cells));
   PetscCall(HaloCreate(&s->dom, &s->halo));
   PetscCall(MigratorCreate(&s->dom, &s->mig));
@@ -147,6 +145,18 @@ PetscErrorCode SimSetUp(MPI_Comm comm, const Params *prm, Sim *s)
   PetscCall(WallsSetUp(prm, s->geom.nwall, s->geom.wall, s->geom.wallNormal, &s->walls));
   PetscCall(PetscMalloc1(s->dom.ncell, &s->wallMask));
   PetscCall(WallsCellMask(&s->walls, &s->dom, s->rmax, prm->skin, s->wallMask));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SimSaveReserve(Sim *s)
+{
+  const PetscInt m = s->P.n + s->P.ng;
+  PetscFunctionBeginUser;
+  if (m > s->saveCap) {
+    s->saveCap = m + m / 4 + 16;
+    PetscCall(PetscFree2(s->saveX, s->saveY));
+    PetscCall(PetscMalloc2(s->saveCap, &s->saveX, s->saveCap, &s->saveY));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,6 +177,8 @@ PetscErrorCode SimDestroy(Sim *s)
   PetscCall(DriverDestroy(&s->drv));
   PetscCall(ParticlesDestroy(&s->P));
   PetscCall(PetscFree(s->wallMask));
+  PetscCall(PetscFree2(s->saveX, s->saveY));
+  PetscCall(PetscFree(s->speedId));
   PetscCall(PetscFree(s->bal.rec));
   PetscCall(WallsDestroy(&s->walls));
   PetscCall(DomainDestroy(&s->dom));
@@ -314,6 +326,10 @@ PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4])
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
+  if (s->speedMark == s->step && !s->speedId) { /* a step whose speeds are measured rebins: its disks' */
+    PetscCall(PetscMalloc1(s->P.n + 1, &s->speedId)); /* ids in the order of their kept positions (speed.c) */
+    for (PetscInt i = 0; i < s->P.n; i++) s->speedId[i] = s->P.id[i];
+  }
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
   if (s->reroute) {                 /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
     PetscCall(MigrateWrapAll(&s->dom, &s->P));

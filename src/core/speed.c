@@ -10,66 +10,128 @@
  * over all N disks and the one step before the line, with max_speed its largest term;
  * divided by the mean diameter it is the "d per unit time" of issue 46's rest targets.
  *
- * How.  The positions at the start of a step live in two fields of their own (sp_x,
- * sp_y, registered by SimCreate), which travel with the disk when the step rebins, migrates or reorders the disks,
- * so that after the step (SpeedMeasure) each disk is compared with itself wherever it
- * now lives.  They cost no memory of their own: the prediction (pbd.c) keeps there where
- * the last sweep left every disk and ghost anyway, for the check of a sweep that went
- * beyond half the skin (CheckBeyondSkin), which was a scratch array before.  A measured
- * step is announced before it runs (SpeedMark copies the owned positions in, for the
- * steppers that do not predict through pbd.c; those that do write the same values).
- * Across a periodic side the displacement is taken to the nearest image (a sheared box
- * shifts x by its tilt when y wraps).  The speed includes the box's own motion where the
- * box deforms (-deform_rate, -barostat) or shears (-shear_rate).  Only the marked steps
- * pay: a streaming copy before and a pass after.  SpeedMeasure runs before the modules'
- * step end, so a disk an exit removes is still counted.  The sums are reduced with
- * MPI_SUM: the figure may differ in its last
- * bits between rank counts (it is a diagnostic, not part of the state or its digest). */
+ * How.  Before a measured step (SpeedMark) the owned disks' positions go into the
+ * prediction's scratch (saveX, saveY: pbd.c keeps there where the last sweep left the
+ * disks, for the skin check, and a step that predicts through pbd.c writes the same
+ * values).  If the step rebins, SimRebin first keeps the disks' ids in that same order,
+ * in a buffer that lives until the measurement (8 bytes per disk, in rebinning measured
+ * steps only: two more per-disk fields, the obvious way, cost 23 bytes per disk of peak
+ * memory at the 10^6 pile).  After the step (SpeedMeasure) each disk is compared with
+ * itself: by index when the step did not rebin (no disk moved in the arrays), else by
+ * id, the kept (id, x, y) sorted in place.  A disk that changed rank within the step (only at a rebinning, only near a
+ * border) is not in its new rank's list: it is left out of the mean and counted (the
+ * summary says how many).  Across a periodic side the displacement is taken to the
+ * nearest image (a sheared box shifts x by its tilt when y wraps).  The speed includes
+ * the box's own motion where the box deforms (-deform_rate, -barostat) or shears
+ * (-shear_rate).  SpeedMeasure runs before the modules' step end, so a disk an exit
+ * removes is still counted.  The sums are reduced with MPI_SUM: the figure may differ in
+ * its last bits between rank counts (it is a diagnostic, not part of the state or its
+ * digest). */
 #include <throng/core/speed.h>
 #include <math.h>
 
-void SpeedMark(Sim *s)
+PetscErrorCode SpeedMark(Sim *s)
 {
-  const Particles *p  = &s->P;
-  PetscReal       *sx = (PetscReal *)ParticlesField(p, s->speedK[0]), *sy = (PetscReal *)ParticlesField(p, s->speedK[1]);
-  for (PetscInt i = 0; i < p->n; i++) sx[i] = p->x[i], sy[i] = p->y[i];
+  const Particles *p = &s->P;
+  PetscFunctionBeginUser;
+  PetscCall(SimSaveReserve(s));
+  PetscCall(PetscFree(s->speedId)); /* SimRebin keeps the ids if the step rebins */
+  for (PetscInt i = 0; i < p->n; i++) {
+    s->saveX[i] = p->x[i];
+    s->saveY[i] = p->y[i];
+  }
+  s->speedN    = p->n;
   s->speedMark = s->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The squared displacement (dx, dy), to the nearest periodic image. */
+static inline PetscReal Moved2(const Domain *d, PetscReal dx, PetscReal dy)
+{
+  const PetscReal Lx = d->hi[0] - d->lo[0], Ly = d->hi[1] - d->lo[1];
+  if (d->per[1] && PetscAbsReal(dy) > 0.5 * Ly) { /* wrapped across y: the sheared box shifts x too */
+    const PetscReal w = dy > 0 ? -1 : 1;
+    dy += w * Ly;
+    dx += w * d->tilt;
+  }
+  if (d->per[0]) dx -= Lx * round(dx / Lx);
+  return dx * dx + dy * dy;
+}
+
+/* Heap sort of (id, x, y) by id, in place. */
+static void Swap3(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt a, PetscInt b)
+{
+  const PetscInt64 t = id[a];
+  const PetscReal  u = x[a], v = y[a];
+  id[a] = id[b], x[a] = x[b], y[a] = y[b];
+  id[b] = t, x[b] = u, y[b] = v;
+}
+
+static void SiftDown(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt r, PetscInt n)
+{
+  for (PetscInt c; (c = 2 * r + 1) < n; r = c) {
+    if (c + 1 < n && id[c + 1] > id[c]) c++;
+    if (id[r] >= id[c]) return;
+    Swap3(id, x, y, r, c);
+  }
+}
+
+static void SortById(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt n)
+{
+  for (PetscInt r = n / 2 - 1; r >= 0; r--) SiftDown(id, x, y, r, n);
+  for (PetscInt e = n - 1; e > 0; e--) {
+    Swap3(id, x, y, 0, e);
+    SiftDown(id, x, y, 0, e);
+  }
 }
 
 PetscErrorCode SpeedMeasure(Sim *s)
 {
-  const Particles *p = &s->P;
-  const Domain    *d = &s->dom;
-  const PetscReal *sx = (const PetscReal *)ParticlesField(p, s->speedK[0]);
-  const PetscReal *sy = (const PetscReal *)ParticlesField(p, s->speedK[1]);
-  const PetscReal  Lx = d->hi[0] - d->lo[0], Ly = d->hi[1] - d->lo[1];
-  PetscReal        v[3] = {0, 0, 0}; /* sum of squares, count, largest square */
+  const Particles *p    = &s->P;
+  const Domain    *d    = &s->dom;
+  PetscReal        v[3] = {0, 0, 0}, mx = 0; /* sum of squares, disks measured, left out */
+  const PetscBool  same = s->speedId ? PETSC_FALSE : PETSC_TRUE; /* no rebinning: the same order */
 
   PetscFunctionBeginUser;
-  PetscCheck(s->speedMark == s->step - 1, d->comm, PETSC_ERR_PLIB, "SpeedMeasure at step %" PetscInt_FMT " after a mark at %" PetscInt_FMT, s->step, s->speedMark);
+  PetscCheck(s->speedMark == s->step - 1, d->comm, PETSC_ERR_PLIB,
+             "SpeedMeasure at step %" PetscInt_FMT " after a mark at %" PetscInt_FMT, s->step, s->speedMark);
   PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
-  for (PetscInt i = 0; i < p->n; i++) {
-    PetscReal dx = p->x[i] - sx[i], dy = p->y[i] - sy[i];
-    if (d->per[1] && PetscAbsReal(dy) > 0.5 * Ly) { /* wrapped across y: the sheared box shifts x too */
-      const PetscReal w = dy > 0 ? -1 : 1;
-      dy += w * Ly;
-      dx += w * d->tilt;
+  PetscCheck(!same || p->n == s->speedN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " disks after a step that did not rebin, %" PetscInt_FMT " before", p->n, s->speedN);
+  if (same) {
+    for (PetscInt i = 0; i < p->n; i++) {
+      const PetscReal q = Moved2(d, p->x[i] - s->saveX[i], p->y[i] - s->saveY[i]);
+      v[0] += q;
+      mx = PetscMax(mx, q);
     }
-    if (d->per[0]) dx -= Lx * round(dx / Lx);
-    const PetscReal q = dx * dx + dy * dy;
-    v[0] += q;
-    v[2] = PetscMax(v[2], q);
+    v[1] = (PetscReal)p->n;
+  } else { /* the step rebinned: find each disk by its id */
+    const PetscInt64 *id = s->speedId;
+    const PetscInt    n0 = s->speedN;
+    SortById(s->speedId, s->saveX, s->saveY, n0);
+    for (PetscInt i = 0; i < p->n; i++) {
+      PetscInt lo = 0, hi = n0; /* the first kept id >= this one */
+      while (lo < hi) {
+        const PetscInt mid = lo + (hi - lo) / 2;
+        if (id[mid] < p->id[i]) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == n0 || id[lo] != p->id[i]) { /* it came from another rank in this step */
+        v[2] += 1;
+        continue;
+      }
+      const PetscReal q = Moved2(d, p->x[i] - s->saveX[lo], p->y[i] - s->saveY[lo]);
+      v[0] += q;
+      v[1] += 1;
+      mx = PetscMax(mx, q);
+    }
   }
-  v[1] = (PetscReal)p->n;
-  {
-    PetscReal mx = v[2];
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPIU_REAL, MPI_SUM, d->comm));
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPIU_REAL, MPI_MAX, d->comm));
-    v[2] = mx;
-  }
-  s->rmsSpeed  = v[1] > 0 ? PetscSqrtReal(v[0] / v[1]) / s->prm.dt : 0;
-  s->maxSpeed  = PetscSqrtReal(v[2]) / s->prm.dt;
-  s->speedStep = s->step;
+  PetscCall(PetscFree(s->speedId));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPIU_REAL, MPI_SUM, d->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPIU_REAL, MPI_MAX, d->comm));
+  s->rmsSpeed     = v[1] > 0 ? PetscSqrtReal(v[0] / v[1]) / s->prm.dt : 0;
+  s->maxSpeed     = PetscSqrtReal(mx) / s->prm.dt;
+  s->speedLeftOut = (PetscInt64)v[2];
+  s->speedStep    = s->step;
   PetscCall(PetscLogEventEnd(THRONG_EV.diag, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

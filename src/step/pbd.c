@@ -47,7 +47,6 @@
 #include <throng/step/pbd.h>
 #include <throng/util/project.h>
 #include <throng/core/stress.h>
-#include <throng/core/speed.h>
 
 static inline void SweepCell(PetscInt k, const PetscInt fwd[4], const Cells *c, PetscReal *restrict x,
                              PetscReal *restrict y, const PetscReal *restrict r, const PetscInt64 *restrict id,
@@ -331,9 +330,8 @@ PetscErrorCode PBDPredict(Sim *s)
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
   PetscLogDouble b0, b1;
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  /* where the last sweep left the disks (and ghosts) is kept, for CheckBeyondSkin and
-     for the step's speeds (speed.c: the fields travel with a disk that the step rebins) */
-  PetscReal *saveX = SpeedSavedX(s), *saveY = SpeedSavedY(s);
+  PetscCall(SimSaveReserve(s)); /* where the last sweep left the disks (CheckBeyondSkin; speed.c) */
+  PetscReal *saveX = s->saveX, *saveY = s->saveY;
   PetscCall(PetscTime(&b0));
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, saveX, saveY, d2));
   PetscCall(PetscTime(&b1));

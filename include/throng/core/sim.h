@@ -127,11 +127,16 @@ struct Sim {
   PetscReal      ovlMax;     /* largest overlap measured at the progress samples          */
   PetscInt       ovlSamples; /* ... how many (every -progress K steps, also with -quiet)  */
   PetscInt       ovlStep;    /* the step of the last sample (-1: none)                   */
-  PetscInt       speedK[2];  /* speed.c: the fields of the positions at a step's start (the
-                                prediction keeps them, pbd.c; CheckBeyondSkin uses them) */
-  PetscInt       speedMark;  /* the step after which SpeedMark kept them                  */
+  PetscReal     *saveX, *saveY; /* where the last sweep left the disks (and ghosts): kept
+                                   by the prediction for that check (pbd.c)             */
+  PetscInt       saveCap;
+  PetscInt64    *speedId;    /* speed.c: the owned disks' ids before a measured step that
+                                rebins, kept by SimRebin (their positions: saveX, saveY) */
+  PetscInt       speedN;     /* ... how many disks the step started with                  */
+  PetscInt       speedMark;  /* the step after which SpeedMark kept them (-1: none)       */
   PetscInt       speedStep;  /* the step whose speeds were measured last (-1: none)       */
   PetscReal      rmsSpeed, maxSpeed; /* ... its RMS and largest speed (length per unit time) */
+  PetscInt64     speedLeftOut;       /* ... disks that changed rank within it, not measured  */
   Digest         idPrint;    /* id-set fingerprint, for -check_conservation               */
   PetscReal      control;    /* set before a step, max-reduced by it: 1 checkpoint, 2 stop */
   SolverStats    sol;
@@ -170,6 +175,8 @@ PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4]);
 PetscErrorCode SimCountContacts(Sim *s, PetscInt64 *count);
 /* Largest overlap of any pair or wall (absolute length), over all ranks. Collective. */
 PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
+/* saveX, saveY hold at least the owned disks and ghosts (the prediction's scratch). */
+PetscErrorCode SimSaveReserve(Sim *s);
 /* Conservation check (no-op unless -check_conservation). Collective. */
 PetscErrorCode SimCheckConservation(Sim *s);
 PetscErrorCode SimRegisterEvents(void);
