@@ -14,9 +14,9 @@
  * prediction's scratch (saveX, saveY: pbd.c keeps there where the last sweep left the
  * disks, for the skin check, and a step that predicts through pbd.c writes the same
  * values).  If the step rebins, SimRebin first keeps the disks' ids in that same order,
- * in a buffer that lives until the measurement (8 bytes per disk, in rebinning measured
- * steps only: two more per-disk fields, the obvious way, cost 23 bytes per disk of peak
- * memory at the 10^6 pile).  After the step (SpeedMeasure) each disk is compared with
+ * as 32-bit integers in the ghosts' part of that scratch, which the step does not read
+ * again (sim.h: SimSpeedId): no memory is added (two more per-disk fields, the obvious
+ * way, cost 23 bytes per disk of peak memory at the 10^6 pile, an 8-byte id buffer 8).  After the step (SpeedMeasure) each disk is compared with
  * itself: by index when the step did not rebin (no disk moved in the arrays), else by
  * id, the kept (id, x, y) sorted in place.  A disk that changed rank within the step (only at a rebinning, only near a
  * border) is not in its new rank's list: it is left out of the mean and counted (the
@@ -34,8 +34,9 @@ PetscErrorCode SpeedMark(Sim *s)
 {
   const Particles *p = &s->P;
   PetscFunctionBeginUser;
-  PetscCall(SimSaveReserve(s));
+  PetscCall(SimSaveReserve(s, p->n + p->n / 4 + 16)); /* room for the ids beyond the positions */
   PetscCall(PetscFree(s->speedId)); /* SimRebin keeps the ids if the step rebins */
+  s->speedKept = PETSC_FALSE;
   for (PetscInt i = 0; i < p->n; i++) {
     s->saveX[i] = p->x[i];
     s->saveY[i] = p->y[i];
@@ -58,30 +59,35 @@ static inline PetscReal Moved2(const Domain *d, PetscReal dx, PetscReal dy)
   return dx * dx + dy * dy;
 }
 
-/* Heap sort of (id, x, y) by id, in place. */
-static void Swap3(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt a, PetscInt b)
+/* Heap sort of the kept (id, x, y) by id, in place. */
+static void Swap3(Sim *s, PetscInt a, PetscInt b)
 {
-  const PetscInt64 t = id[a];
-  const PetscReal  u = x[a], v = y[a];
-  id[a] = id[b], x[a] = x[b], y[a] = y[b];
-  id[b] = t, x[b] = u, y[b] = v;
-}
-
-static void SiftDown(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt r, PetscInt n)
-{
-  for (PetscInt c; (c = 2 * r + 1) < n; r = c) {
-    if (c + 1 < n && id[c + 1] > id[c]) c++;
-    if (id[r] >= id[c]) return;
-    Swap3(id, x, y, r, c);
+  PetscReal *x = s->saveX, *y = s->saveY, u = x[a], v = y[a];
+  x[a] = x[b], y[a] = y[b], x[b] = u, y[b] = v;
+  if (s->speedId) {
+    const PetscInt64 t = s->speedId[a];
+    s->speedId[a] = s->speedId[b], s->speedId[b] = t;
+  } else {
+    const int32_t t = *SimSpeedId32(s, a);
+    *SimSpeedId32(s, a) = *SimSpeedId32(s, b), *SimSpeedId32(s, b) = t;
   }
 }
 
-static void SortById(PetscInt64 *id, PetscReal *x, PetscReal *y, PetscInt n)
+static void SiftDown(Sim *s, PetscInt r, PetscInt n)
 {
-  for (PetscInt r = n / 2 - 1; r >= 0; r--) SiftDown(id, x, y, r, n);
+  for (PetscInt c; (c = 2 * r + 1) < n; r = c) {
+    if (c + 1 < n && SimSpeedId(s, c + 1) > SimSpeedId(s, c)) c++;
+    if (SimSpeedId(s, r) >= SimSpeedId(s, c)) return;
+    Swap3(s, r, c);
+  }
+}
+
+static void SortById(Sim *s, PetscInt n)
+{
+  for (PetscInt r = n / 2 - 1; r >= 0; r--) SiftDown(s, r, n);
   for (PetscInt e = n - 1; e > 0; e--) {
-    Swap3(id, x, y, 0, e);
-    SiftDown(id, x, y, 0, e);
+    Swap3(s, 0, e);
+    SiftDown(s, 0, e);
   }
 }
 
@@ -90,7 +96,7 @@ PetscErrorCode SpeedMeasure(Sim *s)
   const Particles *p    = &s->P;
   const Domain    *d    = &s->dom;
   PetscReal        v[3] = {0, 0, 0}, mx = 0; /* sum of squares, disks measured, left out */
-  const PetscBool  same = s->speedId ? PETSC_FALSE : PETSC_TRUE; /* no rebinning: the same order */
+  const PetscBool  same = s->speedKept ? PETSC_FALSE : PETSC_TRUE; /* no rebinning: the same order */
 
   PetscFunctionBeginUser;
   PetscCheck(s->speedMark == s->step - 1, d->comm, PETSC_ERR_PLIB,
@@ -105,17 +111,16 @@ PetscErrorCode SpeedMeasure(Sim *s)
     }
     v[1] = (PetscReal)p->n;
   } else { /* the step rebinned: find each disk by its id */
-    const PetscInt64 *id = s->speedId;
-    const PetscInt    n0 = s->speedN;
-    SortById(s->speedId, s->saveX, s->saveY, n0);
+    const PetscInt n0 = s->speedN;
+    SortById(s, n0);
     for (PetscInt i = 0; i < p->n; i++) {
       PetscInt lo = 0, hi = n0; /* the first kept id >= this one */
       while (lo < hi) {
         const PetscInt mid = lo + (hi - lo) / 2;
-        if (id[mid] < p->id[i]) lo = mid + 1;
+        if (SimSpeedId(s, mid) < p->id[i]) lo = mid + 1;
         else hi = mid;
       }
-      if (lo == n0 || id[lo] != p->id[i]) { /* it came from another rank in this step */
+      if (lo == n0 || SimSpeedId(s, lo) != p->id[i]) { /* it came from another rank in this step */
         v[2] += 1;
         continue;
       }
@@ -126,6 +131,7 @@ PetscErrorCode SpeedMeasure(Sim *s)
     }
   }
   PetscCall(PetscFree(s->speedId));
+  s->speedKept = PETSC_FALSE;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPIU_REAL, MPI_SUM, d->comm));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &mx, 1, MPIU_REAL, MPI_MAX, d->comm));
   s->rmsSpeed     = v[1] > 0 ? PetscSqrtReal(v[0] / v[1]) / s->prm.dt : 0;

@@ -330,7 +330,7 @@ PetscErrorCode PBDPredict(Sim *s)
      the disks (exactness of that sweep), d2[1] where the prediction puts them (rebin?). */
   PetscLogDouble b0, b1;
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  PetscCall(SimSaveReserve(s)); /* where the last sweep left the disks (CheckBeyondSkin; speed.c) */
+  PetscCall(SimSaveReserve(s, 0)); /* where the last sweep left the disks (CheckBeyondSkin; speed.c) */
   PetscReal *saveX = s->saveX, *saveY = s->saveY;
   PetscCall(PetscTime(&b0));
   PetscCall(DriverPredict(&s->drv, s->prm.dt, p->n + p->ng, p->x, p->y, p->id, p->n, p->xb, p->yb, saveX, saveY, d2));
