@@ -8,10 +8,11 @@
  * module is a file in its folder and one line here (docs/contributing.md).
  *
  * The order of the modules matters where they interact, and it is the order below, on
- * every rank, so that a run is the same on any rank count: the crowd first; pbdw's
- * carried state; the deforming box; the barostat after it (it sets the box's rate from
- * the pressure of the last step).                                                        */
+ * every rank, so that a run is the same on any rank count: the RMS speed's bookkeeping
+ * (it moves no disk); the crowd; pbdw's carried state; the deforming box; the barostat
+ * after it (it sets the box's rate from the pressure of the last step).                */
 #include <throng/app/register.h>
+#include <throng/core/speed.h>
 #include <throng/step/pbd.h>
 #include <throng/step/warm.h>
 #include <throng/step/warm_list.h>
@@ -46,6 +47,7 @@ PetscErrorCode ThrongRegisterAll(void)
   PetscCall(SolverRegister("edmd", "event-driven elastic hard disks, seed 003; -dt is then the reporting interval",
                            SolverCreate_EDMD));
   /* the modules of the loop, in the order of their hooks */
+  PetscCall(SimModuleRegister("speed", SpeedModuleCreate));       /* the ids of a measured step that rebins (core/speed.c) */
   PetscCall(SimModuleRegister("crowd", CrowdModuleCreate));       /* pedestrians (crowd/crowd_module.c) */
   PetscCall(SimModuleRegister("warm", WarmModuleCreate));         /* -solver pbdw: carried multipliers (step/warm.c) */
   PetscCall(SimModuleRegister("deform", DeformModuleCreate));     /* -deform_rate, -shear_rate (granular/deform.c) */

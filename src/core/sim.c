@@ -326,16 +326,6 @@ PetscErrorCode SimRegrid(Sim *s, const PetscReal box[4])
 PetscErrorCode SimRebin(Sim *s)
 {
   PetscFunctionBeginUser;
-  if (s->speedMark == s->step && !s->speedKept) { /* a step whose speeds are measured rebins: its disks' */
-    PetscBool wide = PETSC_FALSE;                   /* ids in the order of their kept positions (speed.c) */
-    for (PetscInt i = 0; i < s->P.n; i++) wide = wide || s->P.id[i] < 0 || s->P.id[i] > INT32_MAX;
-    if (wide) {
-      PetscCall(PetscMalloc1(s->P.n + 1, &s->speedId));
-      for (PetscInt i = 0; i < s->P.n; i++) s->speedId[i] = s->P.id[i];
-    } else
-      for (PetscInt i = 0; i < s->P.n; i++) *SimSpeedId32(s, i) = (int32_t)s->P.id[i];
-    s->speedKept = PETSC_TRUE;
-  }
   SIM_MODULES_CALL(s, beforeRebin); /* before migration moves any disk */
   if (s->reroute) {                 /* a flip of a sheared box's tilt: disks jump by up to a box length (deform.c) */
     PetscCall(MigrateWrapAll(&s->dom, &s->P));

@@ -13,14 +13,15 @@
  * How.  Before a measured step (SpeedMark) the owned disks' positions go into the
  * prediction's scratch (saveX, saveY: pbd.c keeps there where the last sweep left the
  * disks, for the skin check, and a step that predicts through pbd.c writes the same
- * values).  If the step rebins, SimRebin first keeps the disks' ids in that same order,
- * as 32-bit integers in the ghosts' part of that scratch, which the step does not read
- * again (sim.h: SimSpeedId): no memory is added (two more per-disk fields, the obvious
- * way, cost 23 bytes per disk of peak memory at the 10^6 pile, an 8-byte id buffer 8).  After the step (SpeedMeasure) each disk is compared with
- * itself: by index when the step did not rebin (no disk moved in the arrays), else by
- * id, the kept (id, x, y) sorted in place.  A disk that changed rank within the step (only at a rebinning, only near a
- * border) is not in its new rank's list: it is left out of the mean and counted (the
- * summary says how many).  Across a periodic side the displacement is taken to the
+ * values).  If the step rebins, this file's module (its beforeRebin hook, before any
+ * disk moves) keeps the disks' ids in that same order, as 32-bit integers in the ghosts'
+ * part of that scratch, which the step does not read again (SpeedId): no memory is
+ * added (two more per-disk fields, the obvious way, cost 23 bytes per disk of peak
+ * memory at the 10^6 pile, an 8-byte id buffer 8).  After the step (SpeedMeasure) each
+ * disk is compared with itself: by index when the step did not rebin (no disk moved in
+ * the arrays), else by id, the kept (id, x, y) sorted in place.  A disk that changed
+ * rank within the step (only at a rebinning, only near a border) is not in its new
+ * rank's list: it is left out of the mean and counted (the summary says how many).  Across a periodic side the displacement is taken to the
  * nearest image (a sheared box shifts x by its tilt when y wraps).  The speed includes
  * the box's own motion where the box deforms (-deform_rate, -barostat) or shears
  * (-shear_rate).  SpeedMeasure runs before the modules' step end, so a disk an exit
@@ -46,6 +47,45 @@ PetscErrorCode SpeedMark(Sim *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The ids kept for a measured step that rebins, in 32 bits in the part of saveX, saveY
+   beyond the speedN disks' positions (at least speedN + 64 slots, since SpeedMark
+   reserves saveCap >= 5/4 speedN + 16), or in speedId when one does not fit. */
+static inline int32_t *SpeedId32(const Sim *s, PetscInt i)
+{
+  const PetscInt half = 2 * (s->saveCap - s->speedN); /* int32 slots beyond the positions in saveX */
+  return i < half ? (int32_t *)(s->saveX + s->speedN) + i : (int32_t *)(s->saveY + s->speedN) + (i - half);
+}
+static inline PetscInt64 SpeedId(const Sim *s, PetscInt i) { return s->speedId ? s->speedId[i] : *SpeedId32(s, i); }
+
+/* beforeRebin: a step whose speeds are measured rebins; keep its disks' ids in the order
+   of their kept positions (the first rebinning of the step only). */
+static PetscErrorCode SpeedBeforeRebin(Sim *s, void *ctx)
+{
+  const Particles *p    = &s->P;
+  PetscBool        wide = PETSC_FALSE;
+  PetscFunctionBeginUser;
+  (void)ctx;
+  if (s->speedMark != s->step || s->speedKept) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < p->n; i++) wide = wide || p->id[i] < 0 || p->id[i] > INT32_MAX;
+  if (wide) {
+    PetscCall(PetscMalloc1(p->n + 1, &s->speedId));
+    for (PetscInt i = 0; i < p->n; i++) s->speedId[i] = p->id[i];
+  } else
+    for (PetscInt i = 0; i < p->n; i++) *SpeedId32(s, i) = (int32_t)p->id[i];
+  s->speedKept = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpeedModuleCreate(const Params *prm, SimModule *m, PetscBool *on)
+{
+  PetscFunctionBeginUser;
+  (void)prm;
+  *on            = PETSC_TRUE;
+  m->name        = "speed";
+  m->beforeRebin = SpeedBeforeRebin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The squared displacement (dx, dy), to the nearest periodic image. */
 static inline PetscReal Moved2(const Domain *d, PetscReal dx, PetscReal dy)
 {
@@ -68,16 +108,16 @@ static void Swap3(Sim *s, PetscInt a, PetscInt b)
     const PetscInt64 t = s->speedId[a];
     s->speedId[a] = s->speedId[b], s->speedId[b] = t;
   } else {
-    const int32_t t = *SimSpeedId32(s, a);
-    *SimSpeedId32(s, a) = *SimSpeedId32(s, b), *SimSpeedId32(s, b) = t;
+    const int32_t t = *SpeedId32(s, a);
+    *SpeedId32(s, a) = *SpeedId32(s, b), *SpeedId32(s, b) = t;
   }
 }
 
 static void SiftDown(Sim *s, PetscInt r, PetscInt n)
 {
   for (PetscInt c; (c = 2 * r + 1) < n; r = c) {
-    if (c + 1 < n && SimSpeedId(s, c + 1) > SimSpeedId(s, c)) c++;
-    if (SimSpeedId(s, r) >= SimSpeedId(s, c)) return;
+    if (c + 1 < n && SpeedId(s, c + 1) > SpeedId(s, c)) c++;
+    if (SpeedId(s, r) >= SpeedId(s, c)) return;
     Swap3(s, r, c);
   }
 }
@@ -102,7 +142,8 @@ PetscErrorCode SpeedMeasure(Sim *s)
   PetscCheck(s->speedMark == s->step - 1, d->comm, PETSC_ERR_PLIB,
              "SpeedMeasure at step %" PetscInt_FMT " after a mark at %" PetscInt_FMT, s->step, s->speedMark);
   PetscCall(PetscLogEventBegin(THRONG_EV.diag, 0, 0, 0, 0));
-  PetscCheck(!same || p->n == s->speedN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " disks after a step that did not rebin, %" PetscInt_FMT " before", p->n, s->speedN);
+  PetscCheck(!same || p->n == s->speedN, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT " disks after a step that did not rebin, %" PetscInt_FMT " before", p->n, s->speedN);
   if (same) {
     for (PetscInt i = 0; i < p->n; i++) {
       const PetscReal q = Moved2(d, p->x[i] - s->saveX[i], p->y[i] - s->saveY[i]);
@@ -117,10 +158,10 @@ PetscErrorCode SpeedMeasure(Sim *s)
       PetscInt lo = 0, hi = n0; /* the first kept id >= this one */
       while (lo < hi) {
         const PetscInt mid = lo + (hi - lo) / 2;
-        if (SimSpeedId(s, mid) < p->id[i]) lo = mid + 1;
+        if (SpeedId(s, mid) < p->id[i]) lo = mid + 1;
         else hi = mid;
       }
-      if (lo == n0 || SimSpeedId(s, lo) != p->id[i]) { /* it came from another rank in this step */
+      if (lo == n0 || SpeedId(s, lo) != p->id[i]) { /* it came from another rank in this step */
         v[2] += 1;
         continue;
       }

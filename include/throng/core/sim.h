@@ -51,7 +51,7 @@ typedef struct {
   PetscReal (*timeLeft)(const Sim *, void *);
   PetscErrorCode (*destroy)(Sim *, void *);
 } SimModule;
-#define SIM_MAX_MODULES 4
+#define SIM_MAX_MODULES 5
 
 #define SIM_MODULES_CALL(s, hook) \
   do { \
@@ -130,8 +130,8 @@ struct Sim {
   PetscReal     *saveX, *saveY; /* where the last sweep left the disks (and ghosts): kept
                                    by the prediction for that check (pbd.c)             */
   PetscInt       saveCap;
-  PetscBool      speedKept;  /* speed.c: a measured step rebinned, and SimRebin kept its disks'
-                                ids in their order before it (SimSpeedId; positions: saveX, saveY) */
+  PetscBool      speedKept;  /* speed.c: a measured step rebinned, and its module kept the
+                                disks' ids in their order before it (positions: saveX, saveY) */
   PetscInt64    *speedId;    /* ... there, when an id does not fit 32 bits (else NULL)    */
   PetscInt       speedN;     /* ... how many disks the step started with                  */
   PetscInt       speedMark;  /* the step after which SpeedMark kept them (-1: none)       */
@@ -179,15 +179,6 @@ PetscErrorCode SimMaxOverlap(Sim *s, PetscReal *ovl);
 /* saveX, saveY hold at least the owned disks and ghosts, and least entries (the
    prediction's scratch). */
 PetscErrorCode SimSaveReserve(Sim *s, PetscInt least);
-/* The ids kept by SimRebin for speed.c, in 32 bits in the part of saveX, saveY beyond
-   the speedN disks' positions (the ghosts' part, not read again in that step: at least
-   speedN + 64 slots, since SpeedMark reserves saveCap >= 5/4 speedN + 16), or in speedId. */
-static inline int32_t *SimSpeedId32(const Sim *s, PetscInt i)
-{
-  const PetscInt half = 2 * (s->saveCap - s->speedN); /* int32 slots beyond the positions in saveX */
-  return i < half ? (int32_t *)(s->saveX + s->speedN) + i : (int32_t *)(s->saveY + s->speedN) + (i - half);
-}
-static inline PetscInt64 SimSpeedId(const Sim *s, PetscInt i) { return s->speedId ? s->speedId[i] : *SimSpeedId32(s, i); }
 /* Conservation check (no-op unless -check_conservation). Collective. */
 PetscErrorCode SimCheckConservation(Sim *s);
 PetscErrorCode SimRegisterEvents(void);

@@ -9,3 +9,6 @@ PetscErrorCode SpeedMark(Sim *s);
    |x_{k+1} - x_k| / dt over the disks, into s->rmsSpeed, s->maxSpeed, s->speedStep
    (s->speedLeftOut: disks that changed rank within the step).  Collective. */
 PetscErrorCode SpeedMeasure(Sim *s);
+/* The module (always on) whose beforeRebin hook keeps the disks' ids when a measured
+   step rebins (app/register.c registers it). */
+PetscErrorCode SpeedModuleCreate(const Params *prm, SimModule *m, PetscBool *on);
