@@ -219,12 +219,15 @@ static PetscErrorCode Unsound(Job *j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Is the next step one whose speeds a progress line or the summary reports? */
-static PetscBool SpeedWanted(const Job *j)
+/* Is the next step one whose speeds a progress line or the summary may report?  The last
+   two steps before each (speed.c: a step that rebins is measured only when the step
+   before it could not be).  *last: the next step is the line's own. */
+static PetscBool SpeedWanted(const Job *j, PetscBool *last)
 {
   const PetscInt K = j->prm.progress > 0 ? j->prm.progress : PetscMax(1, j->prm.steps / 10), next = j->s.step + 1;
-  if (next == j->prm.steps) return PETSC_TRUE;
-  return next % K == 0 && !(j->prm.quiet && j->prm.progress <= 0) ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool lines = j->prm.quiet && j->prm.progress <= 0 ? PETSC_FALSE : PETSC_TRUE;
+  *last = next == j->prm.steps || (lines && next % K == 0) ? PETSC_TRUE : PETSC_FALSE;
+  return *last || next == j->prm.steps - 1 || (lines && (next + 1) % K == 0) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The time loop: a step, the modules' step end, the outputs, signals, progress.  An
@@ -255,9 +258,10 @@ static PetscErrorCode JobLoop(MPI_Comm comm, Job *j)
         ((j->prm.outputEvery > 0 && (j->s.step + 1) % j->prm.outputEvery == 0) || j->s.step + 1 == j->prm.steps))
       PetscCall(H5MDRememberPrevious(&j->w, &j->s));
     PetscCall(StressBeforeStep(&j->s)); /* -stress: record this step's contacts? */
-    if (SpeedWanted(j)) PetscCall(SpeedMark(&j->s)); /* the progress line's, or the summary's, rms_speed */
+    PetscBool speedLast = PETSC_FALSE; /* the progress line's, or the summary's, rms_speed */
+    if (SpeedWanted(j, &speedLast)) PetscCall(SpeedMark(&j->s));
     PetscCall(SimStep(&j->s));
-    if (j->s.speedMark == j->s.step - 1) PetscCall(SpeedMeasure(&j->s)); /* before an exit removes disks */
+    if (j->s.speedMark == j->s.step - 1) PetscCall(SpeedMeasure(&j->s, speedLast)); /* before an exit removes disks */
     PetscCall(StressAfterStep(&j->s, j->s.step == j->prm.steps ? PETSC_TRUE : PETSC_FALSE));
     if (j->output) PetscCall(H5MDWriteStress(&j->w, &j->s)); /* its time series in the snapshot file */
     if (j->s.step == nanStep) j->s.P.x[0] = NAN;

@@ -54,8 +54,8 @@ PetscErrorCode ReportProgress(Sim *s, PetscLogDouble t0, PetscInt step0, PetscBo
       PetscCall(PetscStrncpy(eta, both, sizeof(eta)));
     }
   }
-  char speed[48] = ""; /* the RMS speed over the step just taken (speed.c) */
-  if (s->speedStep == s->step && s->step > 0)
+  char speed[48] = ""; /* the RMS speed over the step just taken, or the one before (speed.c) */
+  if (s->step > 0 && (s->speedStep == s->step || s->speedStep == s->step - 1))
     PetscCall(PetscSNPrintf(speed, sizeof(speed), "  rms_speed %.3e", (double)s->rmsSpeed));
   PetscCall(PetscPrintf(s->dom.comm,
                         "step %7" PetscInt_FMT "  t %10.4g  N %" PetscInt64_FMT
