@@ -128,10 +128,6 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
                     "the contact multipliers, and is refused with -stress, -contact_output and -barostat "
                     "(docs/algorithm.md, \"Coming to rest\"); 0 (the default): off",
                     &p->warmDamp, NULL));
-  PetscCall(OptInt(o, OPT_PHYS, "-pbdw_damp_mode",
-                   "pbdw: what -pbdw_damp damps: 0, the velocity; 1, its part along the drive; 2, that part where it "
-                   "opposes the drive",
-                   &p->warmDampMode, NULL));
   PetscCall(
     OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",

@@ -372,14 +372,7 @@ static void WarmFinish(Sim *s, Warm *wm, PetscReal beta, PetscBool symmetric)
     if (beta < 1 && a < 1) {
       const double vx = symmetric ? dx + p->x[i] - s->saveX[i] : p->x[i] - s->saveX[i];
       const double vy = symmetric ? dy + p->y[i] - s->saveY[i] : p->y[i] - s->saveY[i];
-      const double hx = p->x[i] - s->saveX[i], hy = p->y[i] - s->saveY[i], ff = hx * hx + hy * hy;
-      const double vf = vx * hx + vy * hy;
-      double       ux = vx, uy = vy;
-      if (s->prm.warmDampMode > 0) { /* 1: the part of h v along the drive; 2: only where it opposes it */
-        if (!(ff > 0) || (s->prm.warmDampMode == 2 && vf >= 0)) continue;
-        ux = vf / ff * hx, uy = vf / ff * hy;
-      }
-      const double cx = (1 - beta) * (1 - a) * ux, cy = (1 - beta) * (1 - a) * uy;
+      const double cx = (1 - beta) * (1 - a) * vx, cy = (1 - beta) * (1 - a) * vy;
       fx[i] -= cx;
       fy[i] -= cy;
       qx[i] += cx;
@@ -576,18 +569,6 @@ static PetscErrorCode PBDWReport(Sim *s)
     for (int q = 0; q < WARM_SLOTS; q++) v[1] += (uint32_t)wm->slot[q][i] != 0; /* lambda > 0 */
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, v, 2, MPIU_INT64, MPI_SUM, s->dom.comm));
   PetscCall(PetscPrintf(s->dom.comm, "  contacts %" PetscInt64_FMT "  slot_overflow %" PetscInt64_FMT, v[1], v[0]));
-  if (wm->kq[0] >= 0) { /* the damping's offset against the step's displacement (D between steps) */
-    const PetscReal *qx = (const PetscReal *)ParticlesField(&s->P, wm->kq[0]);
-    const PetscReal *qy = (const PetscReal *)ParticlesField(&s->P, wm->kq[1]);
-    PetscReal       *fx, *fy, b[2] = {0, 0};
-    WarmField(s, wm, &fx, &fy);
-    for (PetscInt i = 0; i < s->P.n; i++) {
-      b[0] += PetscSqrtReal(qx[i] * qx[i] + qy[i] * qy[i]);
-      b[1] += PetscSqrtReal(fx[i] * fx[i] + fy[i] * fy[i]);
-    }
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, b, 2, MPIU_REAL, MPI_SUM, s->dom.comm));
-    PetscCall(PetscPrintf(s->dom.comm, "  damping_bias %.3e (sum |Q| / sum |D|)", (double)(b[1] > 0 ? b[0] / b[1] : 0)));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
