@@ -122,12 +122,6 @@ static PetscErrorCode SolverSetFromOptions(Opt *o, SolverOps *ops)
                    "forward and an exactly backward sweep; 1, one forward sweep that also sums the next warm "
                    "start: 2.3 times cheaper, but unstable in wide piles (docs/algorithm.md, \"Wide piles\")",
                    &p->warmSweeps, NULL));
-  PetscCall(OptReal(o, OPT_PHYS, "-pbdw_damp",
-                    "pbdw: C > 0 damps the heavily loaded disks' velocity in the warm start, by 1 - beta with beta = "
-                    "1 - C / H (H: the deepest load in steps of the drive), so that a pile comes to rest; it biases "
-                    "the contact multipliers, and is refused with -stress, -contact_output and -barostat "
-                    "(docs/algorithm.md, \"Coming to rest\"); 0 (the default): off",
-                    &p->warmDamp, NULL));
   PetscCall(
     OptReal(o, OPT_PHYS, "-penalty_gamma", "penalty: parameter gamma of seed 000 eq. 107 (1/time)", &p->penalty, NULL));
   PetscCall(OptReal(o, OPT_PHYS, "-pgs_active",
@@ -382,19 +376,6 @@ static PetscErrorCode SolverCheck(MPI_Comm comm, const Params *p)
              "-pbdw_blend %g: must be > 0", (double)p->warmBlend);
   PetscCheck(p->warmSweeps == 1 || p->warmSweeps == 2, comm, PETSC_ERR_USER_INPUT,
              "-pbdw_sweeps %" PetscInt_FMT ": must be 1 or 2", p->warmSweeps);
-  PetscCheck(p->warmDamp >= 0 && p->warmDamp < PETSC_INFINITY, comm, PETSC_ERR_USER_INPUT,
-             "-pbdw_damp %g: must be >= 0 (0: off)", (double)p->warmDamp);
-  if (p->warmDamp > 0 && !strcmp(p->solver, "pbdw")) {
-    const char *with = p->warmSweeps != 2 ? "-pbdw_sweeps 1 (the damping is the symmetric step's)"
-                       : p->stress        ? "-stress"
-                       : p->contactOutput ? "-contact_output"
-                       : p->baroP > 0     ? "-barostat (its pressure is the contacts')"
-                                          : NULL;
-    PetscCheck(!with, comm, PETSC_ERR_USER_INPUT,
-               "-pbdw_damp %g with %s: the damping leaves the contact multipliers out of balance with the load "
-               "(docs/algorithm.md, \"Coming to rest\"); drop one of them",
-               (double)p->warmDamp, with);
-  }
   PetscCheck(p->kT > 0 && PetscIsNormalReal(p->kT), comm, PETSC_ERR_USER_INPUT, "-edmd_temperature %g: must be > 0",
              (double)p->kT);
   PetscCheck(p->equil >= 0, comm, PETSC_ERR_USER_INPUT, "-edmd_equilibrate %g: must be >= 0", (double)p->equil);

@@ -341,69 +341,19 @@ static PetscErrorCode WarmZeroG(Sim *s, Warm *wm, PBDPair *pair)
 }
 
 /* The end of a step: D = F + x, and the next step's warm start
-   W = theta (D + a (G - Q - D)) - c,  a = min(1, kappa r_i / lambda_max,i),
-   into F.  c = (1 - beta)(1 - a) h v is the damping (the essay), with h v the disk's
-   displacement over the last step, beta from WarmBeta; Q, the damping that the
-   multipliers do not know of, accumulates c and is dropped with the disk's last
-   multiplier.  Without damping (beta = 1, or -pbdw_damp 0) Q stays 0. */
-static void WarmFinish(Sim *s, Warm *wm, PetscReal beta, PetscBool symmetric)
+   W = theta (D + a (G - D)), a = min(1, kappa r_i / lambda_max,i), into F. */
+static void WarmFinish(Sim *s, Warm *wm)
 {
   const PetscReal theta = s->prm.warm, kappa = s->prm.warmBlend;
   Particles      *p = &s->P;
-  PetscReal      *fx, *fy, *qx, *qy;
+  PetscReal      *fx, *fy;
   WarmField(s, wm, &fx, &fy);
-  if (wm->kq[0] < 0) { /* not damped */
-    for (PetscInt i = 0; i < p->n; i++) {
-      const double dx = fx[i] + p->x[i], dy = fy[i] + p->y[i], lmax = wm->lm[i];
-      const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
-      fx[i]          = theta * (dx + a * (wm->gx[i] - dx));
-      fy[i]          = theta * (dy + a * (wm->gy[i] - dy));
-    }
-    return;
-  }
-  qx = (PetscReal *)ParticlesField(p, wm->kq[0]);
-  qy = (PetscReal *)ParticlesField(p, wm->kq[1]);
   for (PetscInt i = 0; i < p->n; i++) {
     const double dx = fx[i] + p->x[i], dy = fy[i] + p->y[i], lmax = wm->lm[i];
     const double a = kappa * p->r[i] < lmax ? kappa * p->r[i] / lmax : 1;
-    if (!(lmax > 0)) qx[i] = qy[i] = 0; /* no multiplier left: nothing for Q to correct */
-    fx[i] = theta * (dx + a * (wm->gx[i] - qx[i] - dx));
-    fy[i] = theta * (dy + a * (wm->gy[i] - qy[i] - dy));
-    if (beta < 1 && a < 1) {
-      const double vx = symmetric ? dx + p->x[i] - s->saveX[i] : p->x[i] - s->saveX[i];
-      const double vy = symmetric ? dy + p->y[i] - s->saveY[i] : p->y[i] - s->saveY[i];
-      const double cx = (1 - beta) * (1 - a) * vx, cy = (1 - beta) * (1 - a) * vy;
-      fx[i] -= cx;
-      fy[i] -= cy;
-      qx[i] += cx;
-      qy[i] += cy;
-    }
+    fx[i]          = theta * (dx + a * (wm->gx[i] - dx));
+    fy[i]          = theta * (dy + a * (wm->gy[i] - dy));
   }
-}
-
-/* The damping's beta for this step (the essay): 1 - C / H, at least 0.9, with C =
-   -pbdw_damp and H the depth of the deepest load in units of one step's drive: the
-   largest multiplier over the largest predicted displacement h |f|, both maxima over
-   all ranks (exact, so beta is the same on any number of ranks).  1 (no damping) if
-   the prediction rebinned, since saveX, where each disk started, no longer matches
-   the disks (the rebinnings are the same on any number of ranks and after a restart),
-   and if nothing is loaded or driven.  Called after the prediction, with lm summed. */
-static PetscErrorCode WarmBeta(Sim *s, Warm *wm, PetscBool rebinned, PetscReal *beta)
-{
-  const Particles *p = &s->P;
-  PetscReal        m[2] = {0, 0};
-
-  PetscFunctionBeginUser;
-  *beta = 1;
-  if (!(s->prm.warmDamp > 0) || rebinned) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = 0; i < p->n; i++) {
-    const PetscReal fx = p->x[i] - s->saveX[i], fy = p->y[i] - s->saveY[i];
-    m[0]               = PetscMax(m[0], wm->lm[i]);
-    m[1]               = PetscMax(m[1], fx * fx + fy * fy);
-  }
-  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPI_MAX, s->dom.comm));
-  if (m[0] > 0 && m[1] > 0) *beta = PetscMax(0.9, 1 - s->prm.warmDamp * PetscSqrtReal(m[1]) / m[0]);
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* -pbdw_sweeps 2, the symmetric step: G and lambda_max at the predicted positions,
@@ -455,23 +405,19 @@ static void WarmCellRev(Sim *s, void *ctx, PetscInt k) { WarmCellDir(s, (Warm *)
 
 static PetscErrorCode PBDWStepSymmetric(Sim *s)
 {
-  Warm     *wm = WarmOf(s);
-  PBDPair   pair;
-  PetscReal beta;
+  Warm   *wm = WarmOf(s);
+  PBDPair pair;
 
   PetscFunctionBeginUser;
   WarmRefresh(s, wm);
-  const PetscInt rebins = s->rebins;
   PetscCall(PBDPredict(s));
-  const PetscBool same = (PetscBool)(rebins == s->rebins);
   WarmRefresh(s, wm);
   if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
   wm->dirty = PETSC_TRUE;
   PetscCall(WarmZeroG(s, wm, &pair));
   PetscCall(PBDSweepCellsPair(s, WarmGatherCell, wm, PETSC_FALSE, &pair));
-  PetscCall(WarmBeta(s, wm, (PetscBool)!same, &beta));
-  WarmShift(s, wm, -1);                /* F held D: now F + x = D, as WarmFinish reads it */
-  WarmFinish(s, wm, beta, PETSC_TRUE); /* F = W */
+  WarmShift(s, wm, -1); /* F held D: now F + x = D, as WarmFinish reads it */
+  WarmFinish(s, wm);    /* F = W */
   PetscCall(WarmStart(s, wm));
   if (!wm->listOK) PetscCall(WarmListBuild(s, wm));
   wm->dirty = PETSC_TRUE;
@@ -507,7 +453,7 @@ static PetscErrorCode PBDWStep(Sim *s)
   PetscCall(WarmZeroG(s, wm, &pair));
   PetscCall(PBDSweepTilesPair(s, WarmTileLast, wm, PETSC_FALSE, &pair));
   PetscCall(PetscLogEventBegin(THRONG_EV.predict, 0, 0, 0, 0));
-  WarmFinish(s, wm, 1, PETSC_FALSE); /* not damped: the damping is the symmetric step's */
+  WarmFinish(s, wm);
   PetscCall(PetscLogEventEnd(THRONG_EV.predict, 0, 0, 0, 0));
   wm->inStep = PETSC_FALSE;
   s->sol.iterations += 1;

@@ -188,11 +188,6 @@ static PetscErrorCode WarmSetUp(Sim *s, void *ctx)
   }
   PetscCall(ParticlesRegisterField(&s->P, "warm_wx", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kw[0]));
   PetscCall(ParticlesRegisterField(&s->P, "warm_wy", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kw[1]));
-  wm->kq[0] = wm->kq[1] = -1;
-  if (s->prm.warmDamp > 0) { /* Q: only a damped run has one (warm.c: WarmFinish) */
-    PetscCall(ParticlesRegisterField(&s->P, "warm_qx", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kq[0]));
-    PetscCall(ParticlesRegisterField(&s->P, "warm_qy", FIELD_REAL, FIELD_MIGRATES | FIELD_CHECKPOINT, &wm->kq[1]));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,8 +294,8 @@ static PetscErrorCode WarmDigest(const Sim *s, void *ctx, Digest *dg)
     for (PetscInt i = 0; i < p->n; i++)
       if ((uint32_t)sl[i]) DigestRecord((uint64_t)p->id[i] + (1ULL << 42), 0, sl[i], h); /* lambda > 0 */
   }
-  for (int a = 0; a < (wm->kq[0] >= 0 ? 4 : 2); a++) { /* D (and Q), bitwise */
-    const PetscReal *v = (const PetscReal *)ParticlesField(p, a < 2 ? wm->kw[a] : wm->kq[a - 2]);
+  for (int a = 0; a < 2; a++) { /* D, bitwise */
+    const PetscReal *v = (const PetscReal *)ParticlesField(p, wm->kw[a]);
     for (PetscInt i = 0; i < p->n; i++) {
       uint64_t b;
       memcpy(&b, &v[i], sizeof(b));

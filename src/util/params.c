@@ -97,7 +97,6 @@ PetscErrorCode ParamsSetDefaults(Params *p)
   p->active     = -1; /* default: the skin */
   p->tao        = PETSC_FALSE;
   p->monitor    = PETSC_FALSE;
-  p->warmDamp   = 0; /* -pbdw_damp C (warm.c: WarmBeta); 0: off */
   p->warmBlend  = 0.1; /* -pbdw_blend's kappa (warm.c) */
   p->warmSweeps = 2;   /* -pbdw_sweeps: the symmetric step (issue 46: the one-sweep step is unstable in wide piles) */
   PetscFunctionReturn(PETSC_SUCCESS);

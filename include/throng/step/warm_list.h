@@ -20,7 +20,6 @@ typedef struct {
   PetscInt   fwd[4];           /* forward cell offsets of the local grid */
   PetscInt64 overflow;         /* contacts that found no free slot (this rank, the run) */
   PetscInt   kw[2];            /* fields: F (WarmField) */
-  PetscInt   kq[2];            /* fields: Q, the damping the multipliers do not know of (WarmFinish) */
   PetscBool  inStep;           /* between the warm start and the end of the sweeps */
   PetscReal *gx, *gy;          /* J^T lambda of every local disk (the last sweep), capacity cap */
   PetscReal *lm;               /* the largest multiplier of every owned disk (the last sweep) */

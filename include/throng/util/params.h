@@ -114,7 +114,6 @@ typedef struct {
   PetscReal warm;       /* -pbdw_warm: fraction of the warm start carried (default 1)  */
   PetscReal warmBlend;  /* -pbdw_blend: kappa of the warm start's blend (warm.c)     */
   PetscInt  warmSweeps; /* -pbdw_sweeps: 1 (forward) or 2 (forward, then backward)     */
-  PetscReal warmDamp;   /* -pbdw_damp: C of the damping, beta = 1 - C / H (warm.c)     */
   PetscReal active;     /* -pgs_active: linearise pairs and walls with gap < this     */
   PetscBool tao;        /* -pgs_tao: solve pgs's dual QP with PETSc TAO (-tao_type)    */
   PetscBool monitor;    /* -solver_monitor: a line per step (iterations, residual)    */
