@@ -4,6 +4,7 @@ at rest"): what it predicts for the one-sweep and the symmetric step, and for a 
 that would let the pile come to rest.
 
     /usr/bin/python3 jobs/warm_model.py            # about a minute (numpy)
+    /usr/bin/python3 jobs/warm_model.py --damped   # part 5 alone
 
 The model freezes the contacts of a pile of disks of diameter 1 in hexagonal contact
 (W wide, H deep, a floor and two side walls that touch) and drops the clamp (every
@@ -34,7 +35,13 @@ Printed:
  4. the scalar model (one mode, mu = 1 - eps) with a carry of fixed coefficients,
     lambda' = lambda_new + p (lambda_new - lambda) + q e' + r e (e: the overlap left;
     every such carry keeps the fixed point exact): the fastest decay of the slowest mode
-    found on a grid, stable for every eps in [eps0, 1), as a multiple of eps0.
+    found on a grid, stable for every eps in [eps0, 1), as a multiple of eps0;
+ 5. the damped step (tried in issue 46 at commit 4642447 and reverted, because it acts as a
+    friction: docs/algorithm.md, "Damping the velocity"): the warm start carries the rest
+    displacement plus beta (x_k - x_{k-1}) instead of the whole last displacement, so that one step
+    is u' = P (u + beta (u - u_prev)), with the roots of z^2 - (1 + beta) mu z + beta mu
+    for each mu of P: for the symmetric sweep, the step's spectral radius and whether the
+    slowest mode's roots are real (no ringing), against beta = 1 (the undamped step).
 """
 import numpy as np
 
@@ -146,7 +153,35 @@ def main():
               "critical damping would need about 2 sqrt(eps0) = %.0f eps0"
               % (eps0, best[0], best[1], best[2], best[3], -np.log(scalar_radius(1 - eps0, 0, 0, 0)) / eps0,
                  2 / np.sqrt(eps0)), flush=True)
+    part5()
+
+
+def damped(mus, beta):
+    """Largest root modulus over the sweep's eigenvalues, and the slowest mode's roots."""
+    worst, slow = 0.0, None
+    for mu in mus:
+        r = np.roots([1, -(1 + beta) * mu, beta * mu])
+        worst = max(worst, max(abs(r)))
+    r = np.roots([1, -(1 + beta) * max(mus), beta * max(mus)])
+    return worst, r
+
+
+def part5():
+    print("5. the damped step: u' = P (u + beta (u - u_prev)), symmetric sweep")
+    for W, H in ((6, 24), (24, 24), (6, 96)):
+        J, mob, A = pile(W, H)
+        mus = np.sort(np.real(np.linalg.eigvals(sweep(J, mob, A, True))))
+        eps = 1 - mus[-1]
+        line = "   %2d x %2d: slowest mu = 1 - %.2e;" % (W, H, eps)
+        for beta in (1.0, 0.99, 0.95, 0.9, 1 - 2 * np.sqrt(eps)):
+            worst, r = damped(mus, beta)
+            line += "  beta %.4f: rho %.5f, slowest roots %s" % (
+                beta, worst, "real" if np.all(abs(np.imag(r)) < 1e-12) else "complex")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
+    if len(__import__("sys").argv) > 1 and __import__("sys").argv[1] == "--damped":
+        part5()
+        raise SystemExit(0)
     main()
