@@ -519,6 +519,51 @@ static PetscErrorCode TestFields(const char *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The scanline marking of the walkable nodes (geometry.c: GeometryInsideRows) gives
+   GeometryInside's answer at every node: a polygon with slanted edges, a triangular and
+   two square holes, a second polygon, on a grid whose nodes fall on edges and vertices
+   (h = 0.25 from 0) and on shifted grids; rows marked in two calls. */
+static PetscErrorCode TestInsideRows(void)
+{
+  const char *wkt = "walkable MULTIPOLYGON (((0 0, 20 0, 23.5 9.75, 20 20, 0 20, -2.25 10, 0 0), "
+                    "(2 2, 6 2, 6 6, 2 6, 2 2), (10 10, 16 11.5, 12 17, 10 10), (8 2, 9 2, 9 3, 8 3, 8 2)), "
+                    "((30 0, 40 5, 30 10, 30 0)))\nexit LINESTRING (20 0, 23.5 9.75)\n";
+  char        path[PETSC_MAX_PATH_LEN];
+  Geometry    g;
+  FILE       *f;
+  PetscMPIInt rank;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "test_inside_rows_%d.wkt", (int)rank));
+  f = fopen(path, "w");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+  fputs(wkt, f);
+  fclose(f);
+  PetscCall(GeometryRead(PETSC_COMM_SELF, path, PETSC_TRUE, &g));
+  remove(path);
+  const PetscReal grid[4][3] = {{-3, -1, 0.25}, {-3.01, -1.003, 0.0731}, {-2.5, -0.5, 0.5}, {-3, -1, 1e-3 * 97}};
+  for (int q = 0; q < 4; q++) {
+    const PetscReal x0 = grid[q][0], y0 = grid[q][1], h = grid[q][2];
+    const PetscInt  nx = (PetscInt)(45 / h), ny = (PetscInt)(23 / h), mid = ny / 3;
+    char           *in;
+    PetscInt        bad = 0, walk = 0;
+    PetscCall(PetscMalloc1(nx * ny, &in));
+    PetscCall(GeometryInsideRows(&g, x0, y0, h, nx, 0, mid, in));
+    PetscCall(GeometryInsideRows(&g, x0, y0, h, nx, mid, ny, in + mid * nx));
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const char want = (char)GeometryInside(&g, x0 + i * h, y0 + j * h);
+        bad += in[j * nx + i] != want;
+        walk += want;
+      }
+    CHECK(bad == 0 && walk > nx * ny / 10, "scanline walkable nodes, grid %d (h %g): %" PetscInt_FMT
+          " of %" PetscInt_FMT " differ from GeometryInside (%" PetscInt_FMT " walkable)", q, (double)h, bad, nx * ny, walk);
+    PetscCall(PetscFree(in));
+  }
+  PetscCall(GeometryDestroy(&g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -527,6 +572,7 @@ int main(int argc, char **argv)
   PetscCall(TestColouring());
   PetscCall(TestBalance());
   PetscCall(TestNoise());
+  PetscCall(TestInsideRows());
   PetscCall(TestEngine("-n 3000 -init uniform -attract_gamma 0.5 -dt 0.02 -polydispersity 0.3 -tile 2", PETSC_FALSE));
   PetscCall(TestEngine("-n 1500 -init jitter -init_phi 0.6 -gravity 0.3,-1 -attract_gamma 0 -dt 0.05 -box 0,0,60,60 "
                        "-init_region 0,0,60,50 -tile 3",

@@ -79,6 +79,63 @@ PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y)
   return in;
 }
 
+typedef struct {
+  PetscReal lo, hi; /* the edge's lower and upper end: a row at y crosses it iff lo <= y < hi */
+  PetscInt  k;      /* its index in the ring list */
+} RowEdge;
+
+static int EdgeByLow(const void *a, const void *b)
+{
+  const RowEdge *p = (const RowEdge *)a, *q = (const RowEdge *)b;
+  return p->lo < q->lo ? -1 : p->lo > q->lo ? 1 : (p->k > q->k) - (p->k < q->k);
+}
+
+static int CompareReal(const void *a, const void *b)
+{
+  const PetscReal p = *(const PetscReal *)a, q = *(const PetscReal *)b;
+  return (p > q) - (p < q);
+}
+
+PetscErrorCode GeometryInsideRows(const Geometry *g, PetscReal x0, PetscReal y0, PetscReal h, PetscInt nx, PetscInt j0,
+                                  PetscInt j1, char *inside)
+{
+  RowEdge   *ed;
+  PetscInt  *act, nact = 0, next = 0, ne = 0;
+  PetscReal *xc;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(g->nring + 1, &ed, g->nring + 1, &act, g->nring + 1, &xc));
+  for (PetscInt k = 0; k < g->nring; k++) {
+    const PetscReal *s = &g->ring[4 * k];
+    if (s[1] == s[3]) continue; /* a horizontal edge: no row crosses it (the predicate below is false) */
+    ed[ne++] = (RowEdge){PetscMin(s[1], s[3]), PetscMax(s[1], s[3]), k};
+  }
+  qsort(ed, (size_t)ne, sizeof(RowEdge), EdgeByLow);
+  for (PetscInt j = j0; j < j1; j++) {
+    const PetscReal y = y0 + j * h; /* as GeometryInside's callers compute a node's height */
+    PetscInt        m = 0, c = 0;
+    while (next < ne && ed[next].lo <= y) act[nact++] = next++;
+    for (PetscInt a = 0; a < nact; a++) { /* drop the edges the rows have passed (rows rise) */
+      const RowEdge *r = &ed[act[a]];
+      if (r->hi <= y) continue;
+      act[m++] = act[a];
+      /* GeometryInside's test, term for term: (s1 > y) != (s3 > y) holds here */
+      const PetscReal *s = &g->ring[4 * r->k];
+      xc[c++]            = s[0] + (y - s[1]) * (s[2] - s[0]) / (s[3] - s[1]);
+    }
+    nact = m;
+    qsort(xc, (size_t)c, sizeof(PetscReal), CompareReal);
+    char *row = inside + (size_t)(j - j0) * (size_t)nx;
+    for (PetscInt i = 0, p = 0; i < nx; i++) { /* x < xc for the c - p crossings beyond x */
+      const PetscReal x = x0 + i * h;
+      while (p < c && !(x < xc[p])) p++;
+      row[i] = (char)((c - p) & 1);
+    }
+  }
+  PetscCall(PetscFree3(ed, act, xc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscReal SegmentDistance(const PetscReal *s, PetscReal x, PetscReal y, PetscReal *cx, PetscReal *cy)
 {
   const PetscReal dx = s[2] - s[0], dy = s[3] - s[1], l2 = dx * dx + dy * dy;

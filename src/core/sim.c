@@ -45,6 +45,9 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrLawSpacing", cls, &THRONG_EV.lawSpacing));
   PetscCall(PetscLogEventRegister("ThrLinks", cls, &THRONG_EV.links));
   PetscCall(PetscLogEventRegister("ThrRoute", cls, &THRONG_EV.route));
+  PetscCall(PetscLogEventRegister("ThrEikMask", cls, &THRONG_EV.eikMask));
+  PetscCall(PetscLogEventRegister("ThrEikMarch", cls, &THRONG_EV.eikMarch));
+  PetscCall(PetscLogEventRegister("ThrEikGrad", cls, &THRONG_EV.eikGrad));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -80,6 +80,7 @@ static PetscErrorCode March(const Eikonal *e, const double *F, double *phi)
   Heap           heap = {NULL, 0, 0};
 
   PetscFunctionBeginUser;
+  PetscCall(PetscLogEventBegin(THRONG_EV.eikMarch, 0, 0, 0, 0));
   PetscCall(PetscCalloc1(nx * ny, &done));
   for (PetscInt k = 0; k < nx * ny; k++)
     if (isfinite(phi[k])) PetscCall(HeapPush(&heap, phi[k], k));
@@ -111,6 +112,7 @@ static PetscErrorCode March(const Eikonal *e, const double *F, double *phi)
   }
   PetscCall(PetscFree(heap.a));
   PetscCall(PetscFree(done));
+  PetscCall(PetscLogEventEnd(THRONG_EV.eikMarch, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -289,9 +291,9 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
              e->nx, e->ny);
   PetscCall(
     PetscMalloc4(e->nx * e->ny, &e->phi, e->nx * e->ny, &e->gx, e->nx * e->ny, &e->gy, e->nx * e->ny, &e->active));
-  for (PetscInt j = 0; j < e->ny; j++)
-    for (PetscInt i = 0; i < e->nx; i++)
-      e->active[j * e->nx + i] = (char)GeometryInside(g, e->x0 + i * h, e->y0 + j * h);
+  PetscCall(PetscLogEventBegin(THRONG_EV.eikMask, 0, 0, 0, 0));
+  PetscCall(GeometryInsideRows(g, e->x0, e->y0, h, e->nx, 0, e->ny, e->active));
+  PetscCall(PetscLogEventEnd(THRONG_EV.eikMask, 0, 0, 0, 0));
   if (wallDist > 0) { /* distance to walls first, then a slower speed near them */
     PetscCall(PetscMalloc1(e->nx * e->ny, &F));
     Seed(e, g->nwall, g->wall, e->phi);
@@ -302,6 +304,7 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
   if (g->nzones) PetscCall(ZoneMarch(e, g, nseg, seg, &F));
   PetscCall(LinkedMarch(e, g, F, nseg, seg, e->phi));
   PetscCall(PetscFree(F));
+  PetscCall(PetscLogEventBegin(THRONG_EV.eikGrad, 0, 0, 0, 0));
   /* node gradients: central differences, one-sided next to inactive or unreached nodes */
   for (PetscInt j = 0; j < e->ny; j++)
     for (PetscInt i = 0; i < e->nx; i++) {
@@ -319,6 +322,7 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
       else if (n) e->gy[k] = (e->phi[k + e->nx] - e->phi[k]) / h;
       else if (s) e->gy[k] = (e->phi[k] - e->phi[k - e->nx]) / h;
     }
+  PetscCall(PetscLogEventEnd(THRONG_EV.eikGrad, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

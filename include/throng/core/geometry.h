@@ -100,6 +100,12 @@ PetscErrorCode GeometryRead(MPI_Comm comm, const char *path, PetscBool needExit,
 PetscErrorCode GeometryDestroy(Geometry *g);
 /* Is (x, y) inside the walkable area (even-odd rule over the rings)? */
 PetscBool GeometryInside(const Geometry *g, PetscReal x, PetscReal y);
+/* The walkable nodes (x0 + i h, y0 + j h), i < nx, of the rows j0 <= j < j1, into
+   inside[(j - j0) nx + i] (1 or 0): exactly GeometryInside's answers, by a scanline over
+   the rings' edges (sorted by height; per row the crossings, sorted, then one pass along
+   it), in O(E log E + rows (E_row log E_row + nx)) instead of O(rows nx E).           */
+PetscErrorCode GeometryInsideRows(const Geometry *g, PetscReal x0, PetscReal y0, PetscReal h, PetscInt nx, PetscInt j0,
+                                  PetscInt j1, char *inside);
 /* The floor that holds (x, y), -1 if none (or no floors). */
 PetscInt GeometryFloorAt(const Geometry *g, PetscReal x, PetscReal y);
 /* The zone (slow zone or stair) that holds (x, y), -1 if none. */
