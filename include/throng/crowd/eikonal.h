@@ -6,7 +6,6 @@ typedef struct {
   PetscInt  nx, ny; /* nodes (x0 + i h, y0 + j h)                                    */
   PetscReal x0, y0, h;
   double   *phi;     /* travel distance to the nearest exit (inf: unreachable/outside) */
-  double   *gx, *gy; /* its gradient at the nodes                                     */
   char     *active;  /* node inside the walkable area                                  */
 } Eikonal;
 
