@@ -125,7 +125,8 @@ PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g)
       PetscCall(PetscArraycpy(seg, &g->way[4 * (t - g->nexits)], 4));
       n = 1;
     }
-    PetscCall(EikonalSolveFrom(comm, g, s->prm.eikH, s->prm.eikWall, n, seg, &rt->field[t]));
+    /* one mask for all the targets' fields (one geometry, one grid): field 0's */
+    PetscCall(EikonalSolveFromMask(comm, g, s->prm.eikH, s->prm.eikWall, n, seg, t ? &rt->field[0] : NULL, &rt->field[t]));
     PetscCall(PetscFree(seg));
     if (t < g->nexits)
       for (PetscInt k = 0; k < rt->field[t].nx * rt->field[t].ny; k++)
@@ -167,7 +168,7 @@ PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g)
 PetscErrorCode RouterDestroy(Router *rt)
 {
   PetscFunctionBeginUser;
-  for (PetscInt t = 0; rt->field && t < rt->ntarget; t++) PetscCall(EikonalDestroy(&rt->field[t]));
+  for (PetscInt t = rt->field ? rt->ntarget - 1 : -1; t >= 0; t--) PetscCall(EikonalDestroy(&rt->field[t])); /* 0, the mask's, last */
   PetscCall(PetscFree(rt->field));
   PetscCall(PetscFree(rt->state));
   PetscCall(PetscFree2(rt->hist, rt->cap));

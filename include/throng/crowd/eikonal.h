@@ -7,6 +7,7 @@ typedef struct {
   PetscReal x0, y0, h;
   double   *phi;     /* travel distance to the nearest exit (inf: unreachable/outside) */
   char     *active;  /* node inside the walkable area                                  */
+  PetscBool ownMask; /* active is this field's (else another's: EikonalSolveFromMask)  */
 } Eikonal;
 
 /* Every rank computes the same field (no communication); errors are raised on comm, by
@@ -16,6 +17,10 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
    the exits. */
 PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
                                 const PetscReal *seg, Eikonal *e);
+/* The same, with the walkable nodes of `from`, a field of the same geometry and h that
+   must outlive e: the fields of one run share one mask (route.c). */
+PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                    const PetscReal *seg, const Eikonal *from, Eikonal *e);
 PetscErrorCode EikonalDestroy(Eikonal *e);
 /* Unit direction -grad phi / |grad phi| at (x, y) (0 where phi is undefined). */
 void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
