@@ -293,10 +293,10 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
-                                    const PetscReal *seg, const Eikonal *from, Eikonal *e)
+/* The grid of a field, its phi allocated and its walkable nodes marked (or `from`'s):
+   the same on every rank, with its errors raised on comm by every rank alike. */
+static PetscErrorCode GridSetUp(MPI_Comm comm, const Geometry *g, PetscReal h, const Eikonal *from, Eikonal *e)
 {
-  double *F = NULL;
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(e, sizeof(*e)));
   e->h  = h;
@@ -319,6 +319,15 @@ PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal 
     PetscCall(GeometryInsideRows(g, e->x0, e->y0, h, e->nx, 0, e->ny, e->active));
     PetscCall(PetscLogEventEnd(THRONG_EV.eikMask, 0, 0, 0, 0));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* phi of a set-up grid: the wall distance's march (-eikonal_wall_distance), the zones',
+   and the march from the segments through the links.  Not collective. */
+static PetscErrorCode FieldMarch(const Geometry *g, PetscReal wallDist, PetscInt nseg, const PetscReal *seg, Eikonal *e)
+{
+  double *F = NULL;
+  PetscFunctionBeginUser;
   if (wallDist > 0) { /* distance to walls first, then a slower speed near them */
     PetscCall(PetscMalloc1(e->nx * e->ny, &F));
     Seed(e, g->nwall, g->wall, e->phi);
@@ -329,6 +338,40 @@ PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal 
   if (g->nzones) PetscCall(ZoneMarch(e, g, nseg, seg, &F));
   PetscCall(LinkedMarch(e, g, F, nseg, seg, e->phi));
   PetscCall(PetscFree(F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                    const PetscReal *seg, const Eikonal *from, Eikonal *e)
+{
+  PetscFunctionBeginUser;
+  PetscCall(GridSetUp(comm, g, h, from, e));
+  PetscCall(FieldMarch(g, wallDist, nseg, seg, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nf,
+                                const PetscInt *nseg, PetscReal *const *seg, Eikonal *e)
+{
+  PetscMPIInt rank, size;
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt t = 0; t < nf; t++) PetscCall(GridSetUp(comm, g, h, t ? &e[0] : NULL, &e[t]));
+  for (PetscInt t = 0; t < nf; t++) {
+    const PetscMPIInt owner = (PetscMPIInt)(t % size);
+    PetscErrorCode    ierr  = PETSC_SUCCESS;
+    if (rank == owner) ierr = FieldMarch(g, wallDist, nseg[t], seg[t], &e[t]); /* an error: printed here, agreed below */
+    PetscMPIInt bad = ierr != PETSC_SUCCESS, any;
+    PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm));
+    PetscCheck(!any, comm, PETSC_ERR_LIB, "the travel-time field of target %" PetscInt_FMT " failed (on rank %d)", t,
+               (int)owner);
+  }
+  for (PetscInt t = 0; t < nf; t++) { /* owner's phi, bit for bit, to every rank */
+    const PetscInt64 m = (PetscInt64)e[t].nx * e[t].ny;
+    for (PetscInt64 o = 0; o < m; o += 1 << 30)
+      PetscCallMPI(MPI_Bcast(e[t].phi + o, (PetscMPIInt)PetscMin(m - o, 1 << 30), MPI_DOUBLE, (PetscMPIInt)(t % size), comm));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -113,25 +113,29 @@ PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g)
   rt->hold       = (PetscInt)PetscMin(60000, PetscCeilReal(rt->commit / rt->interval - 1e-9));
   rt->last       = 0; /* the first recomputation comes after one interval */
   PetscCall(PetscCalloc1(rt->ntarget, &rt->field));
-  for (PetscInt t = 0; t < rt->ntarget; t++) {
-    PetscReal *seg = NULL;
-    PetscInt   n   = 0;
-    if (t < g->nexits) { /* this exit's segments */
-      PetscCall(PetscMalloc1(4 * g->nexit, &seg));
-      for (PetscInt k = 0; k < g->nexit; k++)
-        if (g->exitId[k] == t) PetscCall(PetscArraycpy(&seg[4 * n++], &g->exit[4 * k], 4));
-    } else {
-      PetscCall(PetscMalloc1(4, &seg));
-      PetscCall(PetscArraycpy(seg, &g->way[4 * (t - g->nexits)], 4));
-      n = 1;
+  {
+    PetscInt   *nseg;
+    PetscReal **segs;
+    PetscCall(PetscCalloc2(rt->ntarget, &nseg, rt->ntarget, &segs));
+    for (PetscInt t = 0; t < rt->ntarget; t++) {
+      if (t < g->nexits) { /* this exit's segments */
+        PetscCall(PetscMalloc1(4 * g->nexit, &segs[t]));
+        for (PetscInt k = 0; k < g->nexit; k++)
+          if (g->exitId[k] == t) PetscCall(PetscArraycpy(&segs[t][4 * nseg[t]++], &g->exit[4 * k], 4));
+      } else {
+        PetscCall(PetscMalloc1(4, &segs[t]));
+        PetscCall(PetscArraycpy(segs[t], &g->way[4 * (t - g->nexits)], 4));
+        nseg[t] = 1;
+      }
     }
-    /* one mask for all the targets' fields (one geometry, one grid): field 0's */
-    PetscCall(EikonalSolveFromMask(comm, g, s->prm.eikH, s->prm.eikWall, n, seg, t ? &rt->field[0] : NULL, &rt->field[t]));
-    PetscCall(PetscFree(seg));
-    if (t < g->nexits)
-      for (PetscInt k = 0; k < rt->field[t].nx * rt->field[t].ny; k++)
-        if (isfinite(rt->field[t].phi[k])) dmax = PetscMax(dmax, rt->field[t].phi[k]);
+    /* marched by the ranks in turn, broadcast: the same fields everywhere, sooner */
+    PetscCall(EikonalSolveMany(comm, g, s->prm.eikH, s->prm.eikWall, rt->ntarget, nseg, segs, rt->field));
+    for (PetscInt t = 0; t < rt->ntarget; t++) PetscCall(PetscFree(segs[t]));
+    PetscCall(PetscFree2(nseg, segs));
   }
+  for (PetscInt t = 0; t < g->nexits; t++)
+    for (PetscInt k = 0; k < rt->field[t].nx * rt->field[t].ny; k++)
+      if (isfinite(rt->field[t].phi[k])) dmax = PetscMax(dmax, rt->field[t].phi[k]);
   /* every leg of every route can be walked: from each waypoint to the next target */
   for (PetscInt r = 0; r < g->nroutes; r++) {
     const GeomRoute *R = &g->route[r];

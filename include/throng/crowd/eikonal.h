@@ -21,6 +21,12 @@ PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, P
    must outlive e: the fields of one run share one mask (route.c). */
 PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
                                     const PetscReal *seg, const Eikonal *from, Eikonal *e);
+/* nf fields, field t the distance to the nseg[t] segments seg[t], all of one grid (they
+   share field 0's walkable mask: destroy it last).  The fields are marched by the ranks
+   in turn (field t by rank t mod size) and broadcast, so every rank ends with bitwise the
+   same fields in about nf / size marches' time.  Collective. */
+PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nf,
+                                const PetscInt *nseg, PetscReal *const *seg, Eikonal *e);
 PetscErrorCode EikonalDestroy(Eikonal *e);
 /* Unit direction -grad phi / |grad phi| at (x, y) (0 where phi is undefined). */
 void EikonalDirection(const Eikonal *e, PetscReal x, PetscReal y, PetscReal *wx, PetscReal *wy);
