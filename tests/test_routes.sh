@@ -12,7 +12,12 @@
 #    defaults no agent returns to the exit it left within 30 s, while with -route_gain 0
 #    -route_commit 0 -route_reconsider 2 some do;
 #  - bitwise identity: a quickest run's digest (positions and route states) at step 3000
-#    is the same on 1, 2 and 3 ranks, and after a restart at step 1500 from 2 ranks on 3.
+#    is the same on 1, 2 and 3 ranks, and after a restart at step 1500 from 2 ranks on 3;
+#  - a small district (configs/geometry/make_district.py: 3 x 3 blocks of 20 m, 8 m
+#    streets, one square, 8 exits; issue 47): 400 agents choosing among the 8 exits all
+#    leave, and the run ends with one digest on 1, 2 and 3 ranks,
+#    whose 8 exit fields are marched by the ranks in turn and broadcast (eikonal.c:
+#    EikonalSolveMany).
 # With a 4th argument `quick` (the sanitized build, tests/sanitize.sh): RiMEA 10, the
 # waypoint, and the identity and restart checks on 400 steps (t = 8 s, four
 # recomputations) on 1 and 2 ranks; not the full RiMEA 11 evacuations.
@@ -107,5 +112,22 @@ check "rimea11: a quickest checkpoint restarted with -route_choice nearest was n
   holds 'rc != 0 && rc != 124' rc="$rs3"
 check "rimea11: the refusal does not name route_choice as the option that differs" \
   grep -q -- "-route_choice: file quickest, now nearest" "$out/rs3.log"
+
+# a small district: its 8 exit fields marched by the ranks in turn
+python3 configs/geometry/make_district.py --blocks 3 --block 20 --street 8 --exits-per-side 2 --exit-width 3 \
+  --squares "1,1" >"$out/district.wkt"
+D="-geometry $out/district.wkt -n 400 -radius 0.2 -init jitter -init_phi 0.2 -init_region 0,0,92,92 -dt 0.05
+   -eikonal_h 0.2 -route_choice quickest -steps 4000 -tile 4 -output none -checkpoint none"
+DNP="1 2 3"; [ -n "$QUICK" ] && DNP="1 2"
+for np in $DNP; do
+  # shellcheck disable=SC2086 # the option string is a word list
+  check "the district on $np ranks failed" logged "$out/dist$np.log" timeout 600 "$MPIEXEC" -n $np "$THRONG" $D
+done
+check "the district: not every agent left" grep -q "summary: crowd: 400 of 400 agents left" "$out/dist1.log"
+grep "summary: crowd: [0-9]* of\|summary: crowd: exit [0-9]:" "$out/dist1.log"
+for np in ${DNP#1 }; do
+  check "the district: $np ranks end with another digest than 1" same "$(grep state-digest "$out/dist$np.log")" \
+    "$(grep state-digest "$out/dist1.log")"
+done
 
 finish

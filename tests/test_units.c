@@ -556,8 +556,10 @@ static PetscErrorCode TestInsideRows(void)
         bad += in[j * nx + i] != want;
         walk += want;
       }
-    CHECK(bad == 0 && walk > nx * ny / 10, "scanline walkable nodes, grid %d (h %g): %" PetscInt_FMT
-          " of %" PetscInt_FMT " differ from GeometryInside (%" PetscInt_FMT " walkable)", q, (double)h, bad, nx * ny, walk);
+    CHECK(bad == 0 && walk > nx * ny / 10,
+          "scanline walkable nodes, grid %d (h %g): %" PetscInt_FMT " of %" PetscInt_FMT
+          " differ from GeometryInside (%" PetscInt_FMT " walkable)",
+          q, (double)h, bad, nx * ny, walk);
     PetscCall(PetscFree(in));
   }
   PetscCall(GeometryDestroy(&g));

@@ -361,7 +361,8 @@ PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, P
   for (PetscInt t = 0; t < nf; t++) {
     const PetscMPIInt owner = (PetscMPIInt)(t % size);
     PetscErrorCode    ierr  = PETSC_SUCCESS;
-    if (rank == owner) ierr = FieldMarch(g, wallDist, nseg[t], seg[t], &e[t]); /* an error: printed here, agreed below */
+    if (rank == owner)
+      ierr = FieldMarch(g, wallDist, nseg[t], seg[t], &e[t]); /* an error: printed here, agreed below */
     PetscMPIInt bad = ierr != PETSC_SUCCESS, any;
     PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm));
     PetscCheck(!any, comm, PETSC_ERR_LIB, "the travel-time field of target %" PetscInt_FMT " failed (on rank %d)", t,
@@ -370,7 +371,8 @@ PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, P
   for (PetscInt t = 0; t < nf; t++) { /* owner's phi, bit for bit, to every rank */
     const PetscInt64 m = (PetscInt64)e[t].nx * e[t].ny;
     for (PetscInt64 o = 0; o < m; o += 1 << 30)
-      PetscCallMPI(MPI_Bcast(e[t].phi + o, (PetscMPIInt)PetscMin(m - o, 1 << 30), MPI_DOUBLE, (PetscMPIInt)(t % size), comm));
+      PetscCallMPI(
+        MPI_Bcast(e[t].phi + o, (PetscMPIInt)PetscMin(m - o, 1 << 30), MPI_DOUBLE, (PetscMPIInt)(t % size), comm));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
