@@ -358,16 +358,13 @@ PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, P
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   for (PetscInt t = 0; t < nf; t++) PetscCall(GridSetUp(comm, g, h, t ? &e[0] : NULL, &e[t]));
-  for (PetscInt t = 0; t < nf; t++) {
-    const PetscMPIInt owner = (PetscMPIInt)(t % size);
-    PetscErrorCode    ierr  = PETSC_SUCCESS;
-    if (rank == owner)
-      ierr = FieldMarch(g, wallDist, nseg[t], seg[t], &e[t]); /* an error: printed here, agreed below */
-    PetscMPIInt bad = ierr != PETSC_SUCCESS, any;
-    PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm));
-    PetscCheck(!any, comm, PETSC_ERR_LIB, "the travel-time field of target %" PetscInt_FMT " failed (on rank %d)", t,
-               (int)owner);
-  }
+  PetscMPIInt bad = -1, first;               /* the first field whose march failed, or -1 */
+  for (PetscInt t = rank; t < nf; t += size) /* this rank's fields, then one agreement */
+    if (bad < 0 && FieldMarch(g, wallDist, nseg[t], seg[t], &e[t]) != PETSC_SUCCESS)
+      bad = (PetscMPIInt)t; /* printed here */
+  PetscCallMPI(MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MAX, comm));
+  PetscCheck(first < 0, comm, PETSC_ERR_LIB, "the travel-time field of target %d failed (on rank %d)", (int)first,
+             (int)(first % size));
   for (PetscInt t = 0; t < nf; t++) { /* owner's phi, bit for bit, to every rank */
     const PetscInt64 m = (PetscInt64)e[t].nx * e[t].ny;
     for (PetscInt64 o = 0; o < m; o += 1 << 30)
