@@ -37,13 +37,12 @@ static inline PetscReal NaNAsInf(PetscReal m) { return m != m ? PETSC_INFINITY :
    ioFlush (H5Fflush and the XDMF sidecar); pgsAssemble and pgsSolve are the -solver pgs
    phases (linearisation and PETSc assembly; the dual solve); balance is the load check
    and, when it repartitions, the new cuts and the routing of the disks (balance.c);
-   links is the passages through the links between floors (floors.c); eikMask,
-   eikMarch and eikGrad are the travel-time fields' set-up: the walkable nodes, the
-   marches, the node gradients (eikonal.c). */
+   links is the passages through the links between floors (floors.c); eikMask and
+   eikMarch are the travel-time fields' set-up: the walkable nodes and the marches
+   (eikonal.c). */
 typedef struct {
   PetscLogEvent predict, cells, halo, sweep, migrate, diag, init, io, ioOrder, ioWrite, ioFlush, pgsAssemble, pgsSolve,
-    balance, law, lawDir, lawGather, lawVisible, lawRepulse, lawWalls, lawSpacing, route, links, eikMask, eikMarch,
-    eikGrad;
+    balance, law, lawDir, lawGather, lawVisible, lawRepulse, lawWalls, lawSpacing, route, links, eikMask, eikMarch;
   PetscLogStage setup, run;
 } ThrongEvents;
 extern ThrongEvents THRONG_EV;

@@ -47,7 +47,6 @@ PetscErrorCode SimRegisterEvents(void)
   PetscCall(PetscLogEventRegister("ThrRoute", cls, &THRONG_EV.route));
   PetscCall(PetscLogEventRegister("ThrEikMask", cls, &THRONG_EV.eikMask));
   PetscCall(PetscLogEventRegister("ThrEikMarch", cls, &THRONG_EV.eikMarch));
-  PetscCall(PetscLogEventRegister("ThrEikGrad", cls, &THRONG_EV.eikGrad));
   PetscCall(PetscLogStageRegister("Setup", &THRONG_EV.setup));
   PetscCall(PetscLogStageRegister("Run", &THRONG_EV.run));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -20,9 +20,10 @@
  * Direction at a point: the gradient at the nodes by central differences (one-sided
  * where a neighbour is inactive), bilinearly interpolated from the active nodes of the
  * cell, normalised.  The node gradients are computed where they are looked up
- * (NodeGradient), not stored: a node costs 9 bytes (phi and its active flag, which the
- * fields of one run share) instead of 25, and the lookups are no slower (the default evacuation ran in 47.6 s against 51.3 s
- * with stored gradients, with the same digest: the same arithmetic).  Regions that reach
+ * (NodeGradient), not stored: a field costs 8 bytes a node (phi) and a walkable flag of
+ * 1 byte, which the fields of exit choice share (EikonalSolveMany), instead of 25, and
+ * the lookups are no slower (the default evacuation ran in 47.6 s against 51.3 s with
+ * stored gradients, to the same digest: the same arithmetic).  Regions that reach
  * no exit keep phi = inf; the crowd set-up checks that no agent starts there
  * (crowd_module.c).
  *
@@ -285,14 +286,6 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
-                                const PetscReal *seg, Eikonal *e)
-{
-  PetscFunctionBeginUser;
-  PetscCall(EikonalSolveFromMask(comm, g, h, wallDist, nseg, seg, NULL, e));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The grid of a field, its phi allocated and its walkable nodes marked (or `from`'s):
    the same on every rank, with its errors raised on comm by every rank alike. */
 static PetscErrorCode GridSetUp(MPI_Comm comm, const Geometry *g, PetscReal h, const Eikonal *from, Eikonal *e)
@@ -310,7 +303,7 @@ static PetscErrorCode GridSetUp(MPI_Comm comm, const Geometry *g, PetscReal h, c
   PetscCall(PetscMalloc1(e->nx * e->ny, &e->phi));
   if (from) { /* another field's walkable nodes: the same geometry, the same grid */
     PetscCheck(from->nx == e->nx && from->ny == e->ny && from->x0 == e->x0 && from->y0 == e->y0 && from->h == h,
-               PETSC_COMM_SELF, PETSC_ERR_PLIB, "EikonalSolveFromMask: the mask is of another grid");
+               PETSC_COMM_SELF, PETSC_ERR_PLIB, "GridSetUp: the mask is of another grid");
     e->active = from->active;
   } else {
     PetscCall(PetscMalloc1(e->nx * e->ny, &e->active));
@@ -341,11 +334,11 @@ static PetscErrorCode FieldMarch(const Geometry *g, PetscReal wallDist, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
-                                    const PetscReal *seg, const Eikonal *from, Eikonal *e)
+PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
+                                const PetscReal *seg, Eikonal *e)
 {
   PetscFunctionBeginUser;
-  PetscCall(GridSetUp(comm, g, h, from, e));
+  PetscCall(GridSetUp(comm, g, h, NULL, e));
   PetscCall(FieldMarch(g, wallDist, nseg, seg, e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -172,8 +172,7 @@ PetscErrorCode RouterSetUp(Sim *s, Router *rt, const Geometry *g)
 PetscErrorCode RouterDestroy(Router *rt)
 {
   PetscFunctionBeginUser;
-  for (PetscInt t = rt->field ? rt->ntarget - 1 : -1; t >= 0; t--)
-    PetscCall(EikonalDestroy(&rt->field[t])); /* 0, the mask's, last */
+  for (PetscInt t = 0; rt->field && t < rt->ntarget; t++) PetscCall(EikonalDestroy(&rt->field[t]));
   PetscCall(PetscFree(rt->field));
   PetscCall(PetscFree(rt->state));
   PetscCall(PetscFree2(rt->hist, rt->cap));

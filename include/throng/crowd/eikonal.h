@@ -7,7 +7,7 @@ typedef struct {
   PetscReal x0, y0, h;
   double   *phi;     /* travel distance to the nearest exit (inf: unreachable/outside) */
   char     *active;  /* node inside the walkable area                                  */
-  PetscBool ownMask; /* active is this field's (else another's: EikonalSolveFromMask)  */
+  PetscBool ownMask; /* active is this field's (else field 0's: EikonalSolveMany)      */
 } Eikonal;
 
 /* Every rank computes the same field (no communication); errors are raised on comm, by
@@ -17,12 +17,8 @@ PetscErrorCode EikonalSolve(MPI_Comm comm, const Geometry *g, PetscReal h, Petsc
    the exits. */
 PetscErrorCode EikonalSolveFrom(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
                                 const PetscReal *seg, Eikonal *e);
-/* The same, with the walkable nodes of `from`, a field of the same geometry and h that
-   must outlive e: the fields of one run share one mask (route.c). */
-PetscErrorCode EikonalSolveFromMask(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nseg,
-                                    const PetscReal *seg, const Eikonal *from, Eikonal *e);
 /* nf fields, field t the distance to the nseg[t] segments seg[t], all of one grid (they
-   share field 0's walkable mask: destroy it last).  The fields are marched by the ranks
+   share field 0's walkable mask).  The fields are marched by the ranks
    in turn (field t by rank t mod size) and broadcast, so every rank ends with bitwise the
    same fields in about nf / size marches' time.  Collective. */
 PetscErrorCode EikonalSolveMany(MPI_Comm comm, const Geometry *g, PetscReal h, PetscReal wallDist, PetscInt nf,
